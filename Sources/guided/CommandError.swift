@@ -1,0 +1,23 @@
+/// An error that ends the command with a message and an exit status.
+enum CommandError: Error {
+    /// The command line is wrong.
+    case usage(String)
+    /// The input could not be read.
+    case unreadable(String)
+    /// The input is invalid.
+    case invalidInput(String)
+
+    var message: String {
+        switch self {
+        case .usage(let text), .unreadable(let text), .invalidInput(let text): text
+        }
+    }
+
+    var status: ExitStatus {
+        switch self {
+        case .usage: .usage
+        case .unreadable: .unreadableInput
+        case .invalidInput: .failure
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// The exit statuses of `guided`.
+enum ExitStatus: Int32 {
+    /// The command did what was asked.
+    case success = 0
+    /// The input was invalid (for `parse`: not JSON).
+    case failure = 1
+    /// The command line was wrong.
+    case usage = 2
+    /// A file could not be read.
+    case unreadableInput = 3
+}

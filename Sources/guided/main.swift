@@ -1,0 +1,27 @@
+import Foundation
+
+/// The `guided` command-line tool.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status: ExitStatus
+do {
+    switch arguments.first {
+    case "parse":
+        try ParseCommand(arguments: Array(arguments.dropFirst())).run()
+        status = .success
+    case "-h", "--help", "help":
+        print(Usage.text)
+        status = .success
+    case nil:
+        throw CommandError.usage("missing subcommand")
+    case let other?:
+        throw CommandError.usage("unknown subcommand '\(other)'")
+    }
+} catch let error as CommandError {
+    FileHandle.standardError.write(Data("guided: \(error.message)\n".utf8))
+    if case .usage = error { FileHandle.standardError.write(Data((Usage.text + "\n").utf8)) }
+    status = error.status
+} catch {
+    FileHandle.standardError.write(Data("guided: \(error)\n".utf8))
+    status = .failure
+}
+exit(status.rawValue)
