@@ -19,7 +19,7 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses a complete JSON document.
     ///
     /// - Throws: ``JSONParseError`` when the text is not one complete JSON value.
-    public init(parsing text: String, maximumDepth: Int = PartialJSONParser.defaultMaximumDepth) throws {
+    public init(parsing text: String, maximumDepth: Int = PartialJSONParser.defaultMaximumDepth) throws(JSONParseError) {
         let parser = PartialJSONParser(maximumDepth: maximumDepth)
         try parser.feed(text)
         self = try parser.finish()
@@ -28,7 +28,7 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses a complete JSON document from UTF-8 bytes.
     ///
     /// - Throws: ``JSONParseError`` when the bytes are not one complete JSON value.
-    public init(parsing bytes: some Sequence<UInt8>, maximumDepth: Int = PartialJSONParser.defaultMaximumDepth) throws {
+    public init(parsing bytes: some Sequence<UInt8>, maximumDepth: Int = PartialJSONParser.defaultMaximumDepth) throws(JSONParseError) {
         let parser = PartialJSONParser(maximumDepth: maximumDepth)
         try parser.feed(bytes)
         self = try parser.finish()
@@ -37,7 +37,7 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses a complete JSON document from raw UTF-8 bytes.
     ///
     /// - Throws: ``JSONParseError`` when the bytes are not one complete JSON value.
-    public init(parsing bytes: UnsafeRawBufferPointer, maximumDepth: Int = PartialJSONParser.defaultMaximumDepth) throws {
+    public init(parsing bytes: UnsafeRawBufferPointer, maximumDepth: Int = PartialJSONParser.defaultMaximumDepth) throws(JSONParseError) {
         let parser = PartialJSONParser(maximumDepth: maximumDepth)
         try parser.feed(bytes)
         self = try parser.finish()

@@ -11,10 +11,10 @@ enum StreamingCheck {
     }
 
     static func parseAtOnce(_ bytes: [UInt8]) -> Outcome {
-        do {
+        do throws(JSONParseError) {
             return .value(try JSONValue(parsing: bytes))
         } catch {
-            return .error(error as! JSONParseError)
+            return .error(error)
         }
     }
 
