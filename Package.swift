@@ -6,10 +6,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PartialJSON", targets: ["PartialJSON"]),
+        .library(name: "GuidedGeneration", targets: ["GuidedGeneration"]),
         .executable(name: "guided", targets: ["guided"]),
     ],
     targets: [
         .target(name: "PartialJSON"),
+        .target(name: "GuidedGeneration", dependencies: ["PartialJSON"]),
         .executableTarget(name: "guided", dependencies: ["PartialJSON"]),
         .executableTarget(
             name: "guided-bench",
@@ -17,6 +19,7 @@ let package = Package(
             path: "Benchmarks/guided-bench"
         ),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),
+        .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

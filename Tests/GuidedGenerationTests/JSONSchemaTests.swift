@@ -1,0 +1,103 @@
+import Foundation
+import GuidedGeneration
+import PartialJSON
+import Testing
+
+/// JSON Schema both ways: the files in `schemas/`, refusals by keyword and pointer, and Codable.
+@Suite struct JSONSchemaTests {
+    @Test func theSchemaFilesArePresent() {
+        #expect(SchemaFiles.names.count >= 9)
+    }
+
+    @Test(arguments: SchemaFiles.names)
+    func schemaFileRoundTrips(name: String) throws {
+        let original = try SchemaFiles.value(name)
+        let schema = try GenerationSchema(jsonSchema: original)
+        #expect(try schema.jsonSchema() == original)
+        #expect(try GenerationSchema(jsonSchema: SchemaFiles.text(name)).jsonSchemaString() == original.jsonString)
+    }
+
+    @Test(arguments: SchemaFiles.names)
+    func schemaFileSurvivesCodableInKeyOrderIndependentCoders(name: String) throws {
+        let schema = try GenerationSchema(jsonSchema: SchemaFiles.value(name))
+        let data = try JSONEncoder().encode(schema)
+        #expect(String(decoding: data, as: UTF8.self).contains("x-order"))
+        let decoded = try JSONDecoder().decode(GenerationSchema.self, from: data)
+        #expect(try Self.sortingDefinitions(decoded.jsonSchema()) == Self.sortingDefinitions(schema.jsonSchema()))
+    }
+
+    /// The schema with its `$defs` in name order: definitions have no order of their own, and
+    /// `JSONDecoder` does not keep it.
+    static func sortingDefinitions(_ schema: JSONValue) -> JSONValue {
+        guard var root = schema.objectValue, let defs = root["$defs"]?.objectValue else { return schema }
+        root["$defs"] = .object(JSONObject(defs.members.sorted { $0.key < $1.key }))
+        return .object(root)
+    }
+
+    /// A schema (as JSON text) the reader must refuse, the keyword it must name, and where.
+    static let refusals: [(schema: String, keyword: String, pointer: String)] = [
+        (#"{"type":"string","format":"date"}"#, "format", "/format"),
+        (#"{"type":"object","properties":{"when":{"type":"string","minLength":3}}}"#, "minLength", "/properties/when/minLength"),
+        (#"{"oneOf":[{"type":"string"}]}"#, "oneOf", "/oneOf"),
+        (#"{"allOf":[{"type":"string"}]}"#, "allOf", "/allOf"),
+        (#"{"type":["string","null"]}"#, "type", "/type"),
+        (#"{"type":"object","additionalProperties":{"type":"string"}}"#, "additionalProperties", "/additionalProperties"),
+        (#"{"type":"array","items":{"$ref":"other.json#/x"}}"#, "$ref", "/items/$ref"),
+        (##"{"type":"array","items":{"$ref":"#/$defs/Missing"}}"##, "$ref", "/items/$ref"),
+        (#"{"type":"object","properties":{"a":{"$defs":{}}}}"#, "$defs", "/properties/a/$defs"),
+        (#"{"type":"integer","pattern":"x"}"#, "pattern", "/pattern"),
+        (#"{"type":"string","enum":["a",1]}"#, "enum", "/enum/1"),
+        (#"{"type":"object","properties":{"a":{}},"required":["b"]}"#, "required", "/required/0"),
+        (#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"string"}"#, "$schema", "/$schema"),
+        (#"{"type":"array","minItems":-1}"#, "minItems", "/minItems"),
+        (#"{"type":"object","properties":{"a/b":{"type":"string","if":{}}}}"#, "if", "/properties/a~1b/if"),
+        (#"{"anyOf":[{"type":"string"}],"enum":["x"]}"#, "enum", "/enum"),
+        (#"{"not":{"type":"string"}}"#, "not", "/not"),
+        (#"{"type":"string","dependentRequired":{}}"#, "dependentRequired", "/dependentRequired"),
+    ]
+
+    @Test(arguments: 0..<refusals.count)
+    func unsupportedKeywordsAreRefusedByNameAndPointer(index: Int) throws {
+        let (text, keyword, pointer) = Self.refusals[index]
+        #expect {
+            try GenerationSchema(jsonSchema: text)
+        } throws: { error in
+            guard let error = error as? JSONSchemaError else { return false }
+            #expect(error.keyword == keyword, "\(text)")
+            #expect(error.pointer == pointer, "\(text)")
+            #expect(error.description.contains("'\(keyword)'"))
+            return true
+        }
+    }
+
+    @Test func annotationsAreAcceptedAndPropertyOrderIsKept() throws {
+        let text = #"{"type":"object","$comment":"c","properties":{"z":{"type":"string","examples":["q"]},"a":{"type":"number","default":1}},"required":["a","z"]}"#
+        let schema = try GenerationSchema(jsonSchema: text)
+        let json = try schema.jsonSchema()
+        #expect(json["properties"]?.objectValue?.keys == ["z", "a"])
+        #expect(json["required"] == .array([.string("z"), .string("a")]))
+        #expect(json["additionalProperties"] == nil)
+    }
+
+    @Test func xOrderRestoresPropertyOrder() throws {
+        let text = #"{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}},"required":["a","b"],"x-order":["a","b"]}"#
+        #expect(try GenerationSchema(jsonSchema: text).jsonSchema()["properties"]?.objectValue?.keys == ["a", "b"])
+        #expect(throws: JSONSchemaError.self) {
+            try GenerationSchema(jsonSchema: #"{"type":"object","properties":{"a":{}},"x-order":["a","b"]}"#)
+        }
+    }
+
+    @Test func invalidJSONIsAParseError() {
+        #expect(throws: JSONParseError.self) { try GenerationSchema(jsonSchema: #"{"type": "#) }
+    }
+
+    @Test func builtInTypesHaveTheirSchemas() throws {
+        #expect(try Int.generationSchema.jsonSchemaString() == #"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer"}"#)
+        #expect(try [Bool].generationSchema.jsonSchema()["items"] == .object(["type": .string("boolean")]))
+        #expect(try Int?.generationSchema.jsonSchema()["anyOf"]?.jsonString == #"[{"type":"integer"},{"type":"null"}]"#)
+        #expect(try Decimal.generationSchema.jsonSchema()["type"] == .string("number"))
+        #expect(try GeneratedContent.generationSchema.jsonSchemaString() == #"{"$schema":"https://json-schema.org/draft/2020-12/schema"}"#)
+        #expect(try Never.generationSchema.jsonSchema()["not"] == .object([:]))
+        #expect(try GenerationSchema(jsonSchema: Never.generationSchema.jsonSchema()).jsonSchema() == Never.generationSchema.jsonSchema())
+    }
+}
