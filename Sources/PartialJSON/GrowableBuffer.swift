@@ -33,7 +33,12 @@ struct GrowableBuffer<Element: BitwiseCopyable> {
     mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
         guard let source = elements.baseAddress, !elements.isEmpty else { return }
         if count + elements.count > capacity { grow(toAtLeast: count + elements.count) }
-        (base + count).initialize(from: source, count: elements.count)
+        if elements.count <= 16 {
+            // Short runs (a token's worth) are cheaper copied in place than through memmove.
+            for offset in 0..<elements.count { (base + count + offset).initialize(to: source[offset]) }
+        } else {
+            (base + count).initialize(from: source, count: elements.count)
+        }
         count += elements.count
     }
 

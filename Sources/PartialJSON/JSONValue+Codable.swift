@@ -2,7 +2,7 @@ extension JSONValue: Codable {
     /// Decodes any JSON value. Object members come in the order the decoder lists its keys,
     /// which for most decoders is not the document's order.
     public init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: AnyCodingKey.self) {
+        if let keyed = try? decoder.container(keyedBy: JSONKey.self) {
             var object = JSONObject()
             for key in keyed.allKeys {
                 object.append(key: key.stringValue, value: try keyed.decode(JSONValue.self, forKey: key))
@@ -55,28 +55,30 @@ extension JSONValue: Codable {
             var unkeyed = encoder.unkeyedContainer()
             for element in elements { try unkeyed.encode(element) }
         case .object(let object):
-            var keyed = encoder.container(keyedBy: AnyCodingKey.self)
+            var keyed = encoder.container(keyedBy: JSONKey.self)
             for member in object.members {
-                try keyed.encode(member.value, forKey: AnyCodingKey(member.key))
+                try keyed.encode(member.value, forKey: JSONKey(member.key))
             }
         }
     }
 }
 
-/// A coding key for any member name.
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
+/// A coding key for any member name: the keys of a ``JSONValue``'s objects when it is encoded or
+/// decoded, and a convenient key for coding paths that name JSON members.
+public struct JSONKey: CodingKey, Sendable, Hashable {
+    public var stringValue: String
+    public var intValue: Int? { nil }
 
-    init(_ string: String) {
+    /// Creates the key of a member name.
+    public init(_ string: String) {
         stringValue = string
     }
 
-    init?(stringValue: String) {
+    public init?(stringValue: String) {
         self.stringValue = stringValue
     }
 
-    init?(intValue: Int) {
+    public init?(intValue: Int) {
         stringValue = String(intValue)
     }
 }

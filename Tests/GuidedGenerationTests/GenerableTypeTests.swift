@@ -98,3 +98,69 @@ import Testing
         }
     }
 }
+
+/// A choice among types, as the macro expands an enum with payloads.
+struct Circle: Generable {
+    var radius: Double
+    static var generationSchema: GenerationSchema {
+        GenerationSchema(
+            type: Self.self,
+            properties: [
+                .init(name: "type", type: String.self, guides: [.constant("circle")]),
+                .init(name: "radius", type: Double.self, guides: [.minimum(0)]),
+            ])
+    }
+    init(radius: Double) { self.radius = radius }
+    init(_ content: GeneratedContent) throws { radius = try content.value(forProperty: "radius") }
+    var generatedContent: GeneratedContent { GeneratedContent(properties: ["type": "circle", "radius": radius]) }
+}
+
+struct Square: Generable {
+    var side: Double
+    static var generationSchema: GenerationSchema {
+        GenerationSchema(
+            type: Self.self,
+            properties: [.init(name: "type", type: String.self, guides: [.constant("square")]), .init(name: "side", type: Double.self)])
+    }
+    init(_ content: GeneratedContent) throws { side = try content.value(forProperty: "side") }
+    var generatedContent: GeneratedContent { GeneratedContent(properties: ["type": "square", "side": side]) }
+}
+
+enum Shape: Generable {
+    case circle(Circle)
+    case square(Square)
+
+    static var generationSchema: GenerationSchema {
+        GenerationSchema(type: Self.self, description: "A shape", anyOf: [Circle.self, Square.self])
+    }
+
+    init(_ content: GeneratedContent) throws {
+        switch try content.value(String.self, forProperty: "type") {
+        case "circle": self = .circle(try Circle(content))
+        case "square": self = .square(try Square(content))
+        case let other: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Unknown shape \(other)"))
+        }
+    }
+
+    var generatedContent: GeneratedContent {
+        switch self {
+        case .circle(let circle): circle.generatedContent
+        case .square(let square): square.generatedContent
+        }
+    }
+}
+
+@Suite struct TypeChoiceTests {
+    @Test func aChoiceOfTypesIsAnAnyOfOfDefinitions() throws {
+        let schema = try Shape.generationSchema.jsonSchema()
+        #expect(schema["title"] == .string("Shape"))
+        #expect(schema["anyOf"]?.jsonString == ##"[{"$ref":"#/$defs/Circle"},{"$ref":"#/$defs/Square"}]"##)
+        #expect(schema["$defs"]?["Circle"]?["properties"]?["type"]?.jsonString == #"{"type":"string","const":"circle"}"#)
+        guard case .circle(let circle) = try Shape(GeneratedContent(json: #"{"type":"circle","radius":2}"#)) else {
+            Issue.record("not a circle")
+            return
+        }
+        #expect(circle.radius == 2)
+        #expect(Shape.circle(circle).generatedContent.jsonString == #"{"type":"circle","radius":2}"#)
+    }
+}

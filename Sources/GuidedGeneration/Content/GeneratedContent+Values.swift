@@ -1,3 +1,5 @@
+import PartialJSON
+
 extension GeneratedContent {
     /// The content converted to a type.
     ///
@@ -20,7 +22,7 @@ extension GeneratedContent {
         }
         guard let content = properties[property] else {
             throw DecodingError.keyNotFound(
-                PropertyKey(property),
+                JSONKey(property),
                 DecodingError.Context(codingPath: [], debugDescription: "Missing property '\(property)' in \(describedKind)"))
         }
         return try Self.convert(content, property: property, to: Value.self)
@@ -62,29 +64,11 @@ extension GeneratedContent {
         switch kind {
         case .null: return "null"
         case .bool(let flag): return "the Boolean \(flag)"
-        case .number(let number): return "the number \(jsonString.isEmpty ? String(number) : jsonString)"
+        case .number: return "the number \(jsonString)"
         case .string(let text): return "the string \(GeneratedContent(kind: .string(String(text.prefix(40)))).jsonString)"
         case .array(let elements): return "an array of \(elements.count) element\(elements.count == 1 ? "" : "s")"
         case .structure(_, let keys): return keys.isEmpty ? "a structure with no properties" : "a structure with properties \(keys.joined(separator: ", "))"
         }
-    }
-}
-
-/// The coding key of a property of generated content.
-struct PropertyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-
-    init(_ name: String) {
-        stringValue = name
-    }
-
-    init?(stringValue: String) {
-        self.stringValue = stringValue
-    }
-
-    init?(intValue: Int) {
-        stringValue = String(intValue)
     }
 }
 
@@ -93,7 +77,7 @@ extension DecodingError {
     func nested(in property: String) -> DecodingError {
         func deeper(_ context: Context) -> Context {
             Context(
-                codingPath: [PropertyKey(property)] + context.codingPath,
+                codingPath: [JSONKey(property)] + context.codingPath,
                 debugDescription: "Property '\(property)': \(context.debugDescription)",
                 underlyingError: context.underlyingError)
         }
