@@ -66,6 +66,11 @@ import Testing
         #expect(day.activities?.first?.type == .shopping)
         #expect(day.activities?.first?.title == "Mar")
         #expect(day.activities?.first?.description == nil)
+
+        // A string choice half written is not a value yet; once complete, a wrong one is an error.
+        let halfKind = try Activity.PartiallyGenerated(GeneratedContent(json: #"{"type":"shop"#))
+        #expect(halfKind.type == nil)
+        #expect(throws: DecodingError.self) { try Activity.PartiallyGenerated(GeneratedContent(json: #"{"type":"shop","#)) }
     }
 
     @Test func asPartiallyGeneratedKeepsEveryField() {

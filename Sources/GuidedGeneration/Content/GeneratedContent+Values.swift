@@ -29,10 +29,11 @@ extension GeneratedContent {
     }
 
     /// The value of an optional property of a structure: `nil` when the property is missing or
-    /// `null`.
+    /// `null`, or while it is still being generated and cannot be converted yet (a string
+    /// choice whose text is half written, say). This is what `PartiallyGenerated` types use.
     ///
     /// - Throws: `DecodingError.typeMismatch` when this is not a structure, or the conversion's
-    ///   error with the property added to its coding path.
+    ///   error with the property added to its coding path when the property is complete.
     public func value<Value: ConvertibleFromGeneratedContent>(
         _ type: Value?.Type = Value?.self, forProperty property: String
     ) throws -> Value? {
@@ -40,7 +41,11 @@ extension GeneratedContent {
             throw mismatch(expected: "a structure with a property '\(property)'", type: Value.self)
         }
         guard let content = properties[property], content.kind != .null else { return nil }
-        return try Self.convert(content, property: property, to: Value.self)
+        do {
+            return try Self.convert(content, property: property, to: Value.self)
+        } catch where !content.isComplete {
+            return nil
+        }
     }
 
     private static func convert<Value: ConvertibleFromGeneratedContent>(
