@@ -146,3 +146,32 @@ extension GuideConstraint {
         return [bound == .minimum ? .minimum(number) : .maximum(number)]
     }
 }
+
+/// Count guides written where no element type is known, as in `@Guide(.count(3))` on a property:
+/// the attribute is only type-checked there, and the `@Generable` macro copies the expression
+/// into the property's schema, where the element type is known.
+extension GenerationGuide where Value == [Never] {
+    /// The array must have at least `count` elements.
+    @_disfavoredOverload
+    public static func minimumCount(_ count: Int) -> GenerationGuide<[Never]> {
+        GenerationGuide([.minimumCount(count)])
+    }
+
+    /// The array must have at most `count` elements.
+    @_disfavoredOverload
+    public static func maximumCount(_ count: Int) -> GenerationGuide<[Never]> {
+        GenerationGuide([.maximumCount(count)])
+    }
+
+    /// The array must have exactly `count` elements.
+    @_disfavoredOverload
+    public static func count(_ count: Int) -> GenerationGuide<[Never]> {
+        GenerationGuide([.minimumCount(count), .maximumCount(count)])
+    }
+
+    /// The array's length must lie in `range`.
+    @_disfavoredOverload
+    public static func count(_ range: ClosedRange<Int>) -> GenerationGuide<[Never]> {
+        GenerationGuide([.minimumCount(range.lowerBound), .maximumCount(range.upperBound)])
+    }
+}

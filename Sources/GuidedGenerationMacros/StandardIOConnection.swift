@@ -1,0 +1,58 @@
+@_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
+import Foundation
+
+/// The compiler's plugin protocol over standard input and output: each message is an 8-byte
+/// little-endian length followed by that many bytes of JSON.
+struct StandardIOConnection: MessageConnection {
+    /// Why the connection cannot go on.
+    enum ConnectionError: Error, CustomStringConvertible {
+        case truncatedMessage(expected: Int, received: Int)
+        case messageTooLarge(Int)
+
+        var description: String {
+            switch self {
+            case .truncatedMessage(let expected, let received): "the host sent \(received) of \(expected) bytes"
+            case .messageTooLarge(let size): "a message of \(size) bytes is larger than any the compiler sends"
+            }
+        }
+    }
+
+    private let input = FileHandle.standardInput
+    private let output: FileHandle
+
+    init() {
+        // Messages own standard output: anything else printed goes to standard error instead.
+        let duplicate = dup(STDOUT_FILENO)
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+        output = FileHandle(fileDescriptor: duplicate, closeOnDealloc: true)
+    }
+
+    func sendMessage<TX: Encodable>(_ message: TX) throws {
+        let payload = try JSONEncoder().encode(message)
+        var length = UInt64(payload.count).littleEndian
+        var frame = Data(bytes: &length, count: 8)
+        frame.append(payload)
+        try output.write(contentsOf: frame)
+    }
+
+    func waitForNextMessage<RX: Decodable>(_ type: RX.Type) throws -> RX? {
+        guard let header = try read(count: 8, allowingEndOfInput: true) else { return nil }
+        let length = header.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        guard length < 1 << 30 else { throw ConnectionError.messageTooLarge(Int(clamping: length)) }
+        guard let payload = try read(count: Int(length), allowingEndOfInput: false) else { return nil }
+        return try JSONDecoder().decode(RX.self, from: payload)
+    }
+
+    /// Reads exactly `count` bytes; `nil` at a clean end of input when that is allowed.
+    private func read(count: Int, allowingEndOfInput: Bool) throws -> Data? {
+        var data = Data()
+        while data.count < count {
+            guard let chunk = try input.read(upToCount: count - data.count), !chunk.isEmpty else {
+                if data.isEmpty, allowingEndOfInput { return nil }
+                throw ConnectionError.truncatedMessage(expected: count, received: data.count)
+            }
+            data.append(chunk)
+        }
+        return data
+    }
+}
