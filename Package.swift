@@ -79,6 +79,12 @@ let package = Package(
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
+        .testTarget(
+            name: "GuidedGenerationMacrosTests",
+            dependencies: ["GuidedGenerationMacros"],
+            swiftSettings: [.unsafeFlags(["-I", hostLibraries])],
+            linkerSettings: [.unsafeFlags(["-L", hostLibraries, "-Xlinker", "-rpath", "-Xlinker", hostLibraries])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -70,8 +70,8 @@ struct EnumCase {
     /// The `case` of `generatedContent`'s switch.
     var contentCase: String {
         let bindings = payload.isEmpty ? "" : "(" + payload.map { "let \($0.key)" }.joined(separator: ", ") + ")"
-        let pairs = ["\"type\": \(StoredProperty.literal(name))"] + payload.map { "\(StoredProperty.literal($0.key)): \($0.key)" }
-        return "case .\(name)\(bindings): return GuidedGeneration.GeneratedContent(properties: [\(pairs.joined(separator: ", "))])"
+        let fields = [("type", StoredProperty.literal(name), false)] + payload.map { ($0.key, $0.key, $0.type.isOptional) }
+        return "case .\(name)\(bindings):\n\(GenerableDeclaration.contentStatements(fields))"
     }
 
     /// The case of the partially generated enumeration.

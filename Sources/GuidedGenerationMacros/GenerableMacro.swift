@@ -119,16 +119,7 @@ struct GenerableDeclaration {
         let body: String
         switch shape {
         case .structure(let properties):
-            var lines = ["var properties: [(String, any GuidedGeneration.ConvertibleToGeneratedContent)] = []"]
-            for property in properties {
-                if property.type.isOptional {
-                    lines.append("if let value = self.\(property.name) { properties.append((\(StoredProperty.literal(property.name)), value)) }")
-                } else {
-                    lines.append("properties.append((\(StoredProperty.literal(property.name)), self.\(property.name)))")
-                }
-            }
-            lines.append("return GuidedGeneration.GeneratedContent(properties: properties, uniquingKeysWith: { _, last in last })")
-            body = lines.joined(separator: "\n    ")
+            body = Self.contentStatements(properties.map { ($0.name, "self.\($0.name)", $0.type.isOptional) })
         case .choices(let values, let names):
             let cases = zip(names, values).map { "case .\($0): return GuidedGeneration.GeneratedContent(\(StoredProperty.literal($1)))" }
             body = "switch self {\n    \(cases.joined(separator: "\n    "))\n    }"
@@ -136,6 +127,23 @@ struct GenerableDeclaration {
             body = "switch self {\n    \(cases.map(\.contentCase).joined(separator: "\n    "))\n    }"
         }
         return "\(access)nonisolated var generatedContent: GuidedGeneration.GeneratedContent {\n    \(body)\n}"
+    }
+
+    /// Statements that build a structure's content from (key, expression, is optional) triples in
+    /// order, leaving out optionals that are `nil`, and return it.
+    static func contentStatements(_ fields: [(key: String, expression: String, isOptional: Bool)]) -> String {
+        // Local names that no property or payload label can shadow.
+        var lines = ["var _generableProperties: [(String, any GuidedGeneration.ConvertibleToGeneratedContent)] = []"]
+        for field in fields {
+            let key = StoredProperty.literal(field.key)
+            if field.isOptional {
+                lines.append("if let _generableValue = \(field.expression) { _generableProperties.append((\(key), _generableValue)) }")
+            } else {
+                lines.append("_generableProperties.append((\(key), \(field.expression)))")
+            }
+        }
+        lines.append("return GuidedGeneration.GeneratedContent(properties: _generableProperties, uniquingKeysWith: { _, last in last })")
+        return lines.joined(separator: "\n")
     }
 
     /// `init(_ content:)`, for the extension.
