@@ -6,8 +6,9 @@ import PackageDescription
 /// The folder of the toolchain's own swift-syntax (`usr/lib/swift/host` next to the compiler),
 /// which the macro plugin builds against, since no package can be fetched: the value of
 /// `GUIDED_SWIFT_HOST_LIBRARIES` when set, else found from the toolchain that runs this manifest
-/// (the processes running it, then `swift` on the `PATH`).
-func toolchainHostLibraries() -> String {
+/// (the processes running it, then `swift` on the `PATH`). `nil` when there is none; then only
+/// the macro plugin fails to build, with a message that says what to do.
+func toolchainHostLibraries() -> String? {
     let fileManager = FileManager.default
     func holdsSwiftSyntax(_ folder: String) -> Bool {
         fileManager.fileExists(atPath: folder + "/SwiftSyntax.swiftmodule")
@@ -20,10 +21,7 @@ func toolchainHostLibraries() -> String {
     }
     let environment = ProcessInfo.processInfo.environment
     if let override = environment["GUIDED_SWIFT_HOST_LIBRARIES"] {
-        guard holdsSwiftSyntax(override) else {
-            fatalError("GUIDED_SWIFT_HOST_LIBRARIES=\(override) holds no SwiftSyntax.swiftmodule and SwiftCompilerPluginMessageHandling.swiftmodule")
-        }
-        return override
+        return holdsSwiftSyntax(override) ? override : nil
     }
     var candidates: [String] = []
     // The tools that run this manifest (swift-build, swift-package, ...) live in the toolchain.
@@ -41,18 +39,17 @@ func toolchainHostLibraries() -> String {
         let swift = String(folder) + "/swift"
         if fileManager.isExecutableFile(atPath: swift) { candidates.append(hostFolder(ofExecutable: swift)) }
     }
-    guard let found = candidates.first(where: holdsSwiftSyntax) else {
-        fatalError(
-            """
-            Cannot find the toolchain's swift-syntax (usr/lib/swift/host with SwiftSyntax.swiftmodule), \
-            which the @Generable macro is built against. Looked in: \(candidates.joined(separator: ", ")). \
-            Set GUIDED_SWIFT_HOST_LIBRARIES to that folder of a Swift 6 toolchain.
-            """)
-    }
-    return found
+    return candidates.first(where: holdsSwiftSyntax)
 }
 
 let hostLibraries = toolchainHostLibraries()
+/// Compiler and linker flags that reach the toolchain's swift-syntax, or a define that makes the
+/// macro plugin stop with an explanation when it cannot be found.
+let swiftSyntaxSettings: [SwiftSetting] = hostLibraries.map { [.unsafeFlags(["-I", $0])] }
+    ?? [.define("GUIDED_MISSING_SWIFT_SYNTAX")]
+let swiftSyntaxLinking: [LinkerSetting] = hostLibraries.map {
+    [.unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0])]
+} ?? []
 
 let package = Package(
     name: "GuidedGeneration",
@@ -66,8 +63,10 @@ let package = Package(
         .target(name: "PartialJSON"),
         .macro(
             name: "GuidedGenerationMacros",
-            swiftSettings: [.unsafeFlags(["-I", hostLibraries])],
-            linkerSettings: [.unsafeFlags(["-L", hostLibraries, "-Xlinker", "-rpath", "-Xlinker", hostLibraries])]
+            // Without swift-syntax, only the file that explains what is missing is compiled.
+            sources: hostLibraries == nil ? ["ToolchainCheck.swift"] : nil,
+            swiftSettings: swiftSyntaxSettings,
+            linkerSettings: swiftSyntaxLinking
         ),
         .target(name: "GuidedGeneration", dependencies: ["PartialJSON", "GuidedGenerationMacros"]),
         .executableTarget(name: "guided", dependencies: ["PartialJSON"]),
@@ -82,8 +81,8 @@ let package = Package(
         .testTarget(
             name: "GuidedGenerationMacrosTests",
             dependencies: ["GuidedGenerationMacros"],
-            swiftSettings: [.unsafeFlags(["-I", hostLibraries])],
-            linkerSettings: [.unsafeFlags(["-L", hostLibraries, "-Xlinker", "-rpath", "-Xlinker", hostLibraries])]
+            swiftSettings: swiftSyntaxSettings,
+            linkerSettings: swiftSyntaxLinking
         ),
     ],
     swiftLanguageModes: [.v6]
