@@ -57,10 +57,12 @@ let package = Package(
     products: [
         .library(name: "PartialJSON", targets: ["PartialJSON"]),
         .library(name: "GuidedGeneration", targets: ["GuidedGeneration"]),
+        .library(name: "ConstrainedDecoding", targets: ["ConstrainedDecoding"]),
         .executable(name: "guided", targets: ["guided"]),
     ],
     targets: [
         .target(name: "PartialJSON"),
+        .target(name: "ConstrainedDecoding"),
         .macro(
             name: "GuidedGenerationMacros",
             // Without swift-syntax, only the file that explains what is missing is compiled.
@@ -76,6 +78,7 @@ let package = Package(
             path: "Benchmarks/guided-bench"
         ),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),
+        .testTarget(name: "ConstrainedDecodingTests", dependencies: ["ConstrainedDecoding", "PartialJSON"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(

@@ -1,0 +1,175 @@
+/// A nondeterministic automaton over bytes, built from fragments by ``NFABuilder``.
+///
+/// A state has byte-range transitions, ε-transitions, and possibly a *call*: a reference to a
+/// definition of the grammar (`$ref`), expanded into a fresh copy of the definition's template
+/// only when the automaton reaches it, whose end leads to the call's continuation. Recursive
+/// schemas are therefore unfolded as deep as a document actually nests, no deeper.
+struct ByteNFA: Sendable {
+    struct Transition: Sendable {
+        var low: UInt8
+        var high: UInt8
+        var target: Int32
+    }
+
+    struct Call: Sendable {
+        var definition: Int32
+        var continuation: Int32
+    }
+
+    struct State: Sendable {
+        var transitions: [Transition] = []
+        var epsilons: [Int32] = []
+        var call: Call?
+    }
+
+    var states: [State] = []
+
+    /// Appends the states of `template`, shifted, and returns the shift.
+    mutating func instantiate(_ template: ByteNFA) -> Int32 {
+        let offset = Int32(states.count)
+        states.reserveCapacity(states.count + template.states.count)
+        for var state in template.states {
+            for index in state.transitions.indices { state.transitions[index].target += offset }
+            for index in state.epsilons.indices { state.epsilons[index] += offset }
+            if let call = state.call { state.call = Call(definition: call.definition, continuation: call.continuation + offset) }
+            states.append(state)
+        }
+        return offset
+    }
+}
+
+/// A piece of automaton under construction: where it starts and the state it ends in (which has
+/// no outgoing edge yet).
+struct Fragment {
+    var start: Int32
+    var end: Int32
+}
+
+/// Builds a ``ByteNFA`` template from fragments, within a state budget.
+struct NFABuilder {
+    private(set) var nfa = ByteNFA()
+    let stateBudget: Int
+
+    init(stateBudget: Int) {
+        self.stateBudget = stateBudget
+    }
+
+    mutating func newState() throws(SchemaError) -> Int32 {
+        guard nfa.states.count < stateBudget else {
+            throw .tooLarge("more than \(stateBudget) automaton states")
+        }
+        nfa.states.append(ByteNFA.State())
+        return Int32(nfa.states.count - 1)
+    }
+
+    mutating func epsilon(_ from: Int32, _ to: Int32) {
+        nfa.states[Int(from)].epsilons.append(to)
+    }
+
+    mutating func transition(_ from: Int32, _ low: UInt8, _ high: UInt8, _ to: Int32) {
+        nfa.states[Int(from)].transitions.append(ByteNFA.Transition(low: low, high: high, target: to))
+    }
+
+    /// A fragment that matches nothing but the empty string.
+    mutating func empty() throws(SchemaError) -> Fragment {
+        let state = try newState()
+        return Fragment(start: state, end: state)
+    }
+
+    /// A fragment for exactly these bytes.
+    mutating func literal(_ bytes: some Sequence<UInt8>) throws(SchemaError) -> Fragment {
+        let start = try newState()
+        var end = start
+        for byte in bytes {
+            let next = try newState()
+            transition(end, byte, byte, next)
+            end = next
+        }
+        return Fragment(start: start, end: end)
+    }
+
+    /// A fragment for one byte in `low...high`.
+    mutating func range(_ low: UInt8, _ high: UInt8) throws(SchemaError) -> Fragment {
+        let start = try newState()
+        let end = try newState()
+        transition(start, low, high, end)
+        return Fragment(start: start, end: end)
+    }
+
+    /// A call of a definition.
+    mutating func call(_ definition: Int32) throws(SchemaError) -> Fragment {
+        let start = try newState()
+        let end = try newState()
+        nfa.states[Int(start)].call = ByteNFA.Call(definition: definition, continuation: end)
+        return Fragment(start: start, end: end)
+    }
+
+    mutating func sequence(_ fragments: [Fragment]) throws(SchemaError) -> Fragment {
+        guard var result = fragments.first else { return try empty() }
+        for fragment in fragments.dropFirst() {
+            epsilon(result.end, fragment.start)
+            result.end = fragment.end
+        }
+        return result
+    }
+
+    mutating func alternation(_ fragments: [Fragment]) throws(SchemaError) -> Fragment {
+        if fragments.count == 1 { return fragments[0] }
+        let start = try newState()
+        let end = try newState()
+        for fragment in fragments {
+            epsilon(start, fragment.start)
+            epsilon(fragment.end, end)
+        }
+        return Fragment(start: start, end: end)
+    }
+
+    mutating func optional(_ fragment: Fragment) throws(SchemaError) -> Fragment {
+        let start = try newState()
+        let end = try newState()
+        epsilon(start, fragment.start)
+        epsilon(start, end)
+        epsilon(fragment.end, end)
+        return Fragment(start: start, end: end)
+    }
+
+    /// Zero or more repetitions of a fragment.
+    mutating func star(_ fragment: Fragment) throws(SchemaError) -> Fragment {
+        let start = try newState()
+        let end = try newState()
+        epsilon(start, fragment.start)
+        epsilon(start, end)
+        epsilon(fragment.end, fragment.start)
+        epsilon(fragment.end, end)
+        return Fragment(start: start, end: end)
+    }
+
+    /// Between `minimum` and `maximum` (unbounded when `nil`) repetitions of the fragments that
+    /// `make` builds, each call building a fresh copy.
+    mutating func repeated(
+        minimum: Int, maximum: Int?, _ make: (inout NFABuilder) throws(SchemaError) -> Fragment
+    ) throws(SchemaError) -> Fragment {
+        var parts: [Fragment] = []
+        for _ in 0..<minimum { parts.append(try make(&self)) }
+        if let maximum {
+            // Optional copies nest, so that a stop is allowed after each one: (x(x(x)?)?)?
+            if maximum > minimum {
+                var tail: Fragment?
+                for _ in minimum..<maximum {
+                    let copy = try make(&self)
+                    let body = if let inner = tail { try sequence([copy, inner]) } else { copy }
+                    tail = try optional(body)
+                }
+                if let tail { parts.append(tail) }
+            }
+        } else {
+            parts.append(try star(try make(&self)))
+        }
+        return try sequence(parts)
+    }
+
+    /// Marks where the template ends; its end state gets no outgoing edge.
+    func finished(start: Int32, end: Int32) -> (nfa: ByteNFA, start: Int32, end: Int32) {
+        (nfa, start, end)
+    }
+}

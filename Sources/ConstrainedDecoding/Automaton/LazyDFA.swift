@@ -1,0 +1,140 @@
+/// The deterministic automaton of a grammar, built state by state as bytes are tried.
+///
+/// A DFA state is a set of NFA states; its 256 transitions are computed together the first time
+/// the state is left, by splitting the byte range into the intervals where its NFA transitions
+/// agree. Calls of definitions are expanded during ε-closure, one copy per call site reached,
+/// up to a nesting limit.
+final class LazyDFA {
+    /// No state: the byte is not allowed.
+    static let dead: Int32 = -1
+    static let unknown: Int32 = -2
+
+    private let templates: [GrammarTemplate]
+    private let maximumCallDepth: Int
+    private var nfa = ByteNFA()
+    private var depths: [Int32] = []
+    private var expansions: [Int32: Int32] = [:]
+    private let acceptState: Int32
+
+    private var sets: [[Int32]] = []
+    private var ids: [[Int32]: Int32] = [:]
+    /// 256 entries per state: the next state, ``dead``, or ``unknown`` until computed. Manually
+    /// managed so that mask walks read it through a plain pointer; it moves when it grows.
+    private(set) var rowBase: UnsafeMutablePointer<Int32> = .allocate(capacity: 256 * 64)
+    private var rowCapacity = 64
+    private(set) var accepting: [Bool] = []
+    private var marks: [UInt32] = []
+    private var stamp: UInt32 = 0
+
+    /// The state before any byte.
+    private(set) var start: Int32 = 0
+
+    /// - Parameters:
+    ///   - templates: the root's template first, then one per definition.
+    init(templates: [GrammarTemplate], maximumCallDepth: Int) {
+        self.templates = templates
+        self.maximumCallDepth = maximumCallDepth
+        let root = templates[0]
+        let offset = nfa.instantiate(root.nfa)
+        depths = Array(repeating: 0, count: nfa.states.count)
+        acceptState = root.end + offset
+        start = intern(closure([root.start + offset]))
+    }
+
+    /// How many DFA states exist so far.
+    var stateCount: Int { sets.count }
+
+    /// The state after `byte`, or ``dead``.
+    @inline(__always)
+    func next(_ state: Int32, _ byte: UInt8) -> Int32 {
+        let entry = rowBase[Int(state) &* 256 &+ Int(byte)]
+        if entry != Self.unknown { return entry }
+        computeRow(state)
+        return rowBase[Int(state) &* 256 &+ Int(byte)]
+    }
+
+    deinit {
+        rowBase.deallocate()
+    }
+
+    func isAccepting(_ state: Int32) -> Bool {
+        accepting[Int(state)]
+    }
+
+    private func intern(_ set: [Int32]) -> Int32 {
+        if set.isEmpty { return Self.dead }
+        if let id = ids[set] { return id }
+        let id = Int32(sets.count)
+        sets.append(set)
+        ids[set] = id
+        if sets.count > rowCapacity {
+            let grown = UnsafeMutablePointer<Int32>.allocate(capacity: rowCapacity * 2 * 256)
+            grown.initialize(from: rowBase, count: rowCapacity * 256)
+            rowBase.deallocate()
+            rowBase = grown
+            rowCapacity *= 2
+        }
+        (rowBase + Int(id) * 256).initialize(repeating: Self.unknown, count: 256)
+        accepting.append(set.contains(acceptState))
+        return id
+    }
+
+    /// Computes the transitions of `state`; ``rowBase`` may move.
+    func computeRow(_ state: Int32) {
+        let set = sets[Int(state)]
+        var transitions: [ByteNFA.Transition] = []
+        for nfaState in set { transitions += nfa.states[Int(nfaState)].transitions }
+        // Interval boundaries: every low and every high + 1.
+        var cuts: [Int] = [0, 256]
+        for transition in transitions {
+            cuts.append(Int(transition.low))
+            cuts.append(Int(transition.high) + 1)
+        }
+        cuts = Array(Set(cuts)).sorted()
+        var row = [Int32](repeating: Self.dead, count: 256)
+        for (low, high) in zip(cuts, cuts.dropFirst()) where low < 256 {
+            let byte = UInt8(low)
+            let targets = transitions.filter { $0.low <= byte && byte <= $0.high }.map(\.target)
+            guard !targets.isEmpty else { continue }
+            let next = intern(closure(targets))
+            for index in low..<min(high, 256) { row[index] = next }
+        }
+        let base = Int(state) * 256
+        for index in 0..<256 { rowBase[base + index] = row[index] }
+    }
+
+    /// The states reachable from `seeds` by ε-transitions and calls, keeping those that read a
+    /// byte or accept, sorted.
+    private func closure(_ seeds: [Int32]) -> [Int32] {
+        stamp &+= 1
+        if marks.count < nfa.states.count { marks += repeatElement(0, count: nfa.states.count - marks.count) }
+        var stack = seeds
+        var core: [Int32] = []
+        while let state = stack.popLast() {
+            let index = Int(state)
+            if index >= marks.count { marks += repeatElement(0, count: nfa.states.count - marks.count) }
+            if marks[index] == stamp { continue }
+            marks[index] = stamp
+            let nfaState = nfa.states[index]
+            if !nfaState.transitions.isEmpty || state == acceptState { core.append(state) }
+            stack += nfaState.epsilons
+            if let call = nfaState.call, let entry = expand(call, at: state) { stack.append(entry) }
+        }
+        core.sort()
+        return core
+    }
+
+    /// The entry of the copy of a definition that the call at `state` leads to.
+    private func expand(_ call: ByteNFA.Call, at state: Int32) -> Int32? {
+        if let entry = expansions[state] { return entry }
+        let depth = depths[Int(state)] + 1
+        guard depth <= maximumCallDepth else { return nil }
+        let template = templates[Int(call.definition)]
+        let offset = nfa.instantiate(template.nfa)
+        depths += repeatElement(depth, count: nfa.states.count - depths.count)
+        nfa.states[Int(template.end + offset)].epsilons.append(call.continuation)
+        let entry = template.start + offset
+        expansions[state] = entry
+        return entry
+    }
+}

@@ -1,0 +1,188 @@
+/// Follows one document through a grammar, byte by byte or token by token, and tells which
+/// tokens may come next.
+///
+/// A matcher owns its automaton cache; it is not thread-safe. Create one per generation from a
+/// shared ``CompiledGrammar``.
+public final class GrammarMatcher {
+    let dfa: LazyDFA
+    /// The vocabulary tokens are read from, if any.
+    public let vocabulary: Vocabulary?
+    private var state: Int32
+    /// The state before each token or byte run that was accepted, for ``rollback(_:)``.
+    private var history: [Int32] = []
+    private var masks: [Int32: TokenBitset] = [:]
+    private var terminated = false
+    /// The walk's states, by trie depth.
+    private var walkStates: [Int32] = []
+
+    /// The most masks kept; beyond it the cache starts over.
+    public static let maskCacheLimit = 4096
+
+    public init(grammar: CompiledGrammar, vocabulary: Vocabulary? = nil) {
+        dfa = LazyDFA(templates: grammar.templates, maximumCallDepth: grammar.options.maximumReferenceDepth)
+        self.vocabulary = vocabulary
+        state = dfa.start
+        walkStates = Array(repeating: 0, count: (vocabulary?.trie.maximumDepth ?? 0) + 1)
+    }
+
+    /// Whether the text so far is a complete document.
+    public var isAccepting: Bool { state >= 0 && dfa.isAccepting(state) }
+
+    /// Whether the end-of-text token was accepted.
+    public var isTerminated: Bool { terminated }
+
+    /// How many automaton states have been built so far.
+    public var automatonStateCount: Int { dfa.stateCount }
+
+    /// Reads `bytes`; returns `false` and changes nothing when they cannot continue the document.
+    @discardableResult
+    public func advance(bytes: some Sequence<UInt8>) -> Bool {
+        guard !terminated, let next = run(state, bytes) else { return false }
+        history.append(state)
+        state = next
+        return true
+    }
+
+    /// Whether `bytes` can continue the document, without reading them.
+    public func canAdvance(bytes: some Sequence<UInt8>) -> Bool {
+        !terminated && run(state, bytes) != nil
+    }
+
+    /// Whether `bytes`, from the start, are a complete document. Does not change the matcher.
+    public func accepts(document bytes: some Sequence<UInt8>) -> Bool {
+        guard let end = run(dfa.start, bytes) else { return false }
+        return dfa.isAccepting(end)
+    }
+
+    private func run(_ start: Int32, _ bytes: some Sequence<UInt8>) -> Int32? {
+        var current = start
+        for byte in bytes {
+            current = dfa.next(current, byte)
+            if current < 0 { return nil }
+        }
+        return current
+    }
+
+    /// Whether `token` may come next (end-of-text when the document is complete).
+    public func canAdvance(token: Int32) -> Bool {
+        guard let vocabulary, !terminated, Int(token) < vocabulary.count, token >= 0 else { return false }
+        if token == vocabulary.endOfText { return isAccepting }
+        if vocabulary.specialTokens.contains(token) { return false }
+        return run(state, vocabulary.tokens[Int(token)]) != nil
+    }
+
+    /// Reads `token`; returns `false` and changes nothing when it may not come next.
+    @discardableResult
+    public func advance(token: Int32) -> Bool {
+        guard canAdvance(token: token), let vocabulary else { return false }
+        history.append(state)
+        if token == vocabulary.endOfText {
+            terminated = true
+        } else if let next = run(state, vocabulary.tokens[Int(token)]) {
+            state = next
+        }
+        return true
+    }
+
+    /// Undoes the last `count` advances (tokens or byte runs).
+    public func rollback(_ count: Int) {
+        let steps = min(count, history.count)
+        guard steps > 0 else { return }
+        state = history[history.count - steps]
+        history.removeLast(steps)
+        terminated = false
+    }
+
+    /// Starts the document over.
+    public func reset() {
+        state = dfa.start
+        history.removeAll()
+        terminated = false
+    }
+
+    /// The bytes the grammar leaves no choice about from here: the text that can be written
+    /// without asking the model (empty when there is a choice, or the document may end).
+    public func forcedBytes() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var current = state
+        while current >= 0, !dfa.isAccepting(current), bytes.count < 4096 {
+            var only: UInt8?
+            var next: Int32 = LazyDFA.dead
+            for byte in 0...255 as ClosedRange<UInt8> {
+                let target = dfa.next(current, byte)
+                guard target >= 0 else { continue }
+                if only != nil { return bytes }
+                only = byte
+                next = target
+            }
+            guard let byte = only else { break }
+            bytes.append(byte)
+            current = next
+        }
+        return bytes
+    }
+
+    /// Sets `mask` to the tokens that may come next.
+    public func allowedTokens(into mask: inout TokenBitset) {
+        guard let vocabulary else { return }
+        mask.removeAll()
+        guard !terminated, state >= 0 else { return }
+        if let cached = masks[state] {
+            mask.assign(cached)
+        } else {
+            fill(&mask, vocabulary: vocabulary)
+            if masks.count >= Self.maskCacheLimit { masks.removeAll(keepingCapacity: true) }
+            masks[state] = mask
+        }
+        if dfa.isAccepting(state) { mask.insert(vocabulary.endOfText) }
+    }
+
+    /// Walks the token trie from the current state, skipping every subtree whose first byte is
+    /// refused.
+    private func fill(_ mask: inout TokenBitset, vocabulary: Vocabulary) {
+        let trie = vocabulary.trie
+        let dfa = self.dfa
+        let start = state
+        walkStates.withUnsafeMutableBufferPointer { states in
+            states[0] = start
+            mask.withWords { words in
+                trie.bytes.withUnsafeBufferPointer { bytes in
+                    trie.depths.withUnsafeBufferPointer { depths in
+                        trie.subtreeEnds.withUnsafeBufferPointer { ends in
+                            trie.tokenStarts.withUnsafeBufferPointer { starts in
+                                trie.tokenIDs.withUnsafeBufferPointer { ids in
+                                    var rows = dfa.rowBase
+                                    var node = 0
+                                    let count = bytes.count
+                                    while node < count {
+                                        let parent = states[Int(depths[node]) - 1]
+                                        let slot = Int(parent) &* 256 &+ Int(bytes[node])
+                                        var next = rows[slot]
+                                        if next == LazyDFA.unknown {
+                                            dfa.computeRow(parent)
+                                            rows = dfa.rowBase
+                                            next = rows[slot]
+                                        }
+                                        if next < 0 {
+                                            node = Int(ends[node])
+                                            continue
+                                        }
+                                        states[Int(depths[node])] = next
+                                        var token = Int(starts[node])
+                                        let last = Int(starts[node + 1])
+                                        while token < last {
+                                            let id = Int(ids[token])
+                                            words[id >> 6] |= 1 << UInt64(id & 63)
+                                            token += 1
+                                        }
+                                        node += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/// How the characters of a JSON string are written: canonically, as UTF-8, except `"`, `\` and
+/// the control characters, which take their short escape (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`,
+/// `\f`) or `\u00XX` in lowercase hexadecimal. Each character has exactly one spelling, so a
+/// string's text and its value determine each other.
+enum JSONStringSpelling {
+    static let mustEscape = CodePointSet([0...0x1F, 0x22...0x22, 0x5C...0x5C])
+
+    /// The escape of a character that must be escaped.
+    static func escape(_ scalar: UInt32) -> [UInt8] {
+        switch scalar {
+        case 0x22: Array(#"\""#.utf8)
+        case 0x5C: Array(#"\\"#.utf8)
+        case 0x0A: Array(#"\n"#.utf8)
+        case 0x0D: Array(#"\r"#.utf8)
+        case 0x09: Array(#"\t"#.utf8)
+        case 0x08: Array(#"\b"#.utf8)
+        case 0x0C: Array(#"\f"#.utf8)
+        default:
+            Array("\\u00".utf8) + [hexDigit(scalar >> 4), hexDigit(scalar & 0xF)]
+        }
+    }
+
+    private static func hexDigit(_ value: UInt32) -> UInt8 {
+        value < 10 ? UInt8(0x30 + value) : UInt8(0x61 + value - 10)
+    }
+
+    /// Adds to `builder` the paths from `from` to `to` that spell one character of `set`.
+    static func addCharacters(_ set: CodePointSet, from: Int32, to: Int32, in builder: inout NFABuilder) throws(SchemaError) {
+        for range in set.intersection(mustEscape).ranges {
+            for scalar in range {
+                try addPath(escape(scalar).map { $0...$0 }, from: from, to: to, in: &builder)
+            }
+        }
+        for range in set.subtracting(mustEscape).ranges {
+            for sequence in UTF8Sequences.of(range) {
+                try addPath(sequence, from: from, to: to, in: &builder)
+            }
+        }
+    }
+
+    private static func addPath(_ bytes: [ClosedRange<UInt8>], from: Int32, to: Int32, in builder: inout NFABuilder) throws(SchemaError) {
+        var state = from
+        for (index, range) in bytes.enumerated() {
+            let next = index == bytes.count - 1 ? to : try builder.newState()
+            builder.transition(state, range.lowerBound, range.upperBound, next)
+            state = next
+        }
+    }
+
+    /// How the scalars of an automaton become bytes.
+    enum Spelling {
+        /// As UTF-8, as in number text.
+        case raw
+        /// As inside a JSON string, escapes included.
+        case jsonString
+    }
+
+    /// A fragment for the language of `automaton`, spelled as asked (for a string, quotes
+    /// excluded).
+    static func fragment(of automaton: CodePointAutomaton, spelling: Spelling, in builder: inout NFABuilder) throws(SchemaError) -> Fragment {
+        var states: [Int32] = []
+        for _ in automaton.transitions.indices { states.append(try builder.newState()) }
+        let end = try builder.newState()
+        for (state, moves) in automaton.transitions.enumerated() {
+            for move in moves {
+                switch spelling {
+                case .jsonString:
+                    try addCharacters(move.set, from: states[state], to: states[move.target], in: &builder)
+                case .raw:
+                    for range in move.set.ranges {
+                        for sequence in UTF8Sequences.of(range) {
+                            try addPath(sequence, from: states[state], to: states[move.target], in: &builder)
+                        }
+                    }
+                }
+            }
+            if automaton.accepting[state] { builder.epsilon(states[state], end) }
+        }
+        return Fragment(start: states[automaton.start], end: end)
+    }
+}
+
+extension NFABuilder {
+    /// A fragment for the strings a whole-match regex accepts, spelled as asked.
+    mutating func regexFragment(
+        _ pattern: String, spelling: JSONStringSpelling.Spelling, pointer: String, keyword: String = "pattern"
+    ) throws(SchemaError) -> Fragment {
+        do {
+            let automaton = try CodePointAutomaton(try RegexParser.wholeMatchLanguage(pattern))
+            guard !automaton.isEmpty else { throw SchemaError.invalid(keyword: keyword, pointer: pointer, reason: "no string matches it") }
+            return try JSONStringSpelling.fragment(of: automaton, spelling: spelling, in: &self)
+        } catch let error as RegexError {
+            throw .unsupported(keyword: keyword, pointer: pointer, reason: error.reason)
+        } catch let error as SchemaError {
+            throw error
+        } catch {
+            throw .unsupported(keyword: keyword, pointer: pointer, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// How a JSON Schema is compiled into a grammar.
+public struct CompileOptions: Sendable, Equatable {
+    /// Where whitespace may appear between the tokens of the JSON text.
+    public enum Whitespace: Sendable, Equatable {
+        /// None: compact JSON, one spelling per value. The default.
+        case compact
+        /// Up to `maximum` whitespace characters wherever JSON allows whitespace between tokens.
+        case flexible(maximum: Int)
+    }
+
+    /// Whether objects may hold properties their schema does not name.
+    public enum ExtraProperties: Sendable, Equatable {
+        /// Only the properties the schema names, unless `additionalProperties` allows more. The
+        /// default: a model is never invited to invent properties.
+        case forbid
+        /// As the JSON Schema standard says: when `additionalProperties` is absent, any other
+        /// property is allowed (after the named ones).
+        case allow
+    }
+
+    public var whitespace: Whitespace
+    public var extraProperties: ExtraProperties
+    /// Whether `format` constrains strings (date, time, date-time, email, uuid, uri) or is only an
+    /// annotation, as JSON Schema 2020-12 has it by default.
+    public var assertsFormats: Bool
+    /// Whether keywords that cannot be enforced are ignored (and listed in
+    /// ``CompiledGrammar/ignoredKeywords``) instead of refused.
+    public var isLenient: Bool
+    /// The most automaton states a schema may compile to.
+    public var stateBudget: Int
+    /// How deeply references (`$ref`) may nest in a document, for recursive schemas.
+    public var maximumReferenceDepth: Int
+
+    public init(
+        whitespace: Whitespace = .compact, extraProperties: ExtraProperties = .forbid, assertsFormats: Bool = true,
+        isLenient: Bool = false, stateBudget: Int = 400_000, maximumReferenceDepth: Int = 64
+    ) {
+        self.whitespace = whitespace
+        self.extraProperties = extraProperties
+        self.assertsFormats = assertsFormats
+        self.isLenient = isLenient
+        self.stateBudget = stateBudget
+        self.maximumReferenceDepth = maximumReferenceDepth
+    }
+}

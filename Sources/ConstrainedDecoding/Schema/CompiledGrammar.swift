@@ -1,0 +1,25 @@
+/// A JSON Schema compiled into a grammar over bytes, ready to drive ``GrammarMatcher``s.
+///
+/// Compile once and create a matcher per generation; a grammar is immutable and can be shared.
+public struct CompiledGrammar: Sendable {
+    let templates: [GrammarTemplate]
+    /// The options it was compiled with.
+    public let options: CompileOptions
+    /// With ``CompileOptions/isLenient``, the keywords that were ignored, as `keyword at pointer`.
+    public let ignoredKeywords: [String]
+
+    /// Compiles a JSON Schema (Draft 2020-12) given as JSON text.
+    ///
+    /// - Throws: ``SchemaError`` naming the keyword and its JSON pointer for anything that
+    ///   cannot be enforced exactly, or when the schema exceeds the compile budget.
+    public init(jsonSchema: String, options: CompileOptions = CompileOptions()) throws(SchemaError) {
+        let document = try SchemaValueParser.parse(jsonSchema)
+        var compiler = SchemaCompiler(document: document, options: options)
+        templates = try compiler.compileAll()
+        self.options = options
+        ignoredKeywords = compiler.ignored
+    }
+
+    /// The number of NFA states in the templates, a measure of the grammar's size.
+    public var stateCount: Int { templates.reduce(0) { $0 + $1.nfa.states.count } }
+}

@@ -1,0 +1,81 @@
+/// Strings: lengths in scalars, `pattern`, `format`.
+extension SchemaCompiler {
+    /// Whole-match regular expressions of the formats enforced while generating.
+    static let formats: [String: String] = {
+        let year = #"[0-9]{4}"#
+        let leapDay = #"([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29"#
+        let date = "(\(year)-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|\(year)-(0[469]|11)-(0[1-9]|[12][0-9]|30)|\(year)-02-(0[1-9]|1[0-9]|2[0-8])|\(leapDay))"
+        let time = #"([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"#
+        let atom = #"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"#
+        let label = #"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"#
+        let hex = "[0-9a-fA-F]"
+        let uriCharacter = #"([A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})"#
+        return [
+            "date": date,
+            "time": time,
+            "date-time": "\(date)[Tt]\(time)",
+            "email": "\(atom)(\\.\(atom))*@\(label)(\\.\(label))*",
+            "uuid": "\(hex){8}-\(hex){4}-\(hex){4}-\(hex){4}-\(hex){12}",
+            "uri": "[A-Za-z][A-Za-z0-9+.-]*:\(uriCharacter)*",
+        ]
+    }()
+
+    mutating func compileString(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        func count(_ keyword: String) throws(SchemaError) -> Int? {
+            guard let value = schema[keyword] else { return nil }
+            guard case .number(let text) = value, let number = DecimalNumber(text), number.isInteger, !number.isNegative,
+                let count = Int(number.plainText)
+            else { throw invalid(keyword, at: pointer, "must be a non-negative integer") }
+            return count
+        }
+        let minimumLength = try count("minLength") ?? 0
+        let maximumLength = try count("maxLength")
+        if let maximumLength, maximumLength < minimumLength { return nil }
+        var pattern: RegexNode?
+        var keyword = "pattern"
+        if let value = schema["pattern"] {
+            guard case .string(let text) = value else { throw invalid("pattern", at: pointer, "must be a string") }
+            do {
+                pattern = try RegexParser.patternLanguage(text)
+            } catch {
+                try refuse("pattern", at: pointer, error.reason)
+            }
+        }
+        if options.assertsFormats, let value = schema["format"] {
+            guard case .string(let name) = value else { throw invalid("format", at: pointer, "must be a string") }
+            if let regex = Self.formats[name] {
+                guard pattern == nil else {
+                    throw unsupported("format", at: pointer, "a format together with a pattern is not supported")
+                }
+                keyword = "format"
+                pattern = try? RegexParser.wholeMatchLanguage(regex)
+            } else {
+                try refuse("format", at: pointer, "the format '\(name)' is not one of \(Self.formats.keys.sorted().joined(separator: ", "))")
+            }
+        }
+        let quote = UInt8(ascii: "\"")
+        let contents: Fragment
+        if let pattern {
+            let automaton: CodePointAutomaton
+            do {
+                automaton = try CodePointAutomaton(pattern, minimumLength: minimumLength, maximumLength: maximumLength)
+            } catch {
+                throw unsupported(keyword, at: pointer, error.reason)
+            }
+            if automaton.isEmpty { return nil }
+            contents = try JSONStringSpelling.fragment(of: automaton, spelling: .jsonString, in: &builder)
+        } else {
+            if let maximumLength, maximumLength > 10_000 {
+                throw unsupported("maxLength", at: pointer, "a maximum length above 10000 is not supported")
+            }
+            guard minimumLength <= 10_000 else { throw unsupported("minLength", at: pointer, "a minimum length above 10000 is not supported") }
+            contents = try builder.repeated(minimum: minimumLength, maximum: maximumLength) { (builder: inout NFABuilder) throws(SchemaError) in
+                let start = try builder.newState()
+                let end = try builder.newState()
+                try JSONStringSpelling.addCharacters(.all, from: start, to: end, in: &builder)
+                return Fragment(start: start, end: end)
+            }
+        }
+        return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])
+    }
+}

@@ -1,0 +1,182 @@
+/// Choices, literal values, numbers and "any value".
+extension SchemaCompiler {
+    /// `anyOf` and `oneOf`: the alternatives, each joined with the schema's other keywords.
+    /// `oneOf` is accepted only when its alternatives cannot overlap (distinct types, or distinct
+    /// literal values), since an automaton cannot enforce "exactly one".
+    mutating func compileChoice(_ keyword: String, _ choices: SchemaValue, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        guard case .array(let alternatives) = choices, !alternatives.isEmpty else {
+            throw invalid(keyword, at: pointer, "must be a non-empty array of schemas")
+        }
+        let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) })
+        if keyword == "oneOf", !Self.areDisjoint(alternatives) {
+            try refuse(keyword, at: pointer, "its alternatives may overlap, and 'exactly one' cannot be enforced while generating")
+        }
+        var fragments: [Fragment] = []
+        for (index, alternative) in alternatives.enumerated() {
+            let branchPointer = pointer + "/\(keyword)/\(index)"
+            let branch = siblings.objectMembers?.isEmpty == false
+                ? try SchemaMerger.merge([siblings, alternative], at: branchPointer)
+                : alternative
+            if let fragment = try compile(branch, at: branchPointer) { fragments.append(fragment) }
+        }
+        return fragments.isEmpty ? nil : try builder.alternation(fragments)
+    }
+
+    /// Whether no value can match two of these schemas: each is a `const`, an `enum` or a single
+    /// `type`, and they share no value or type.
+    static func areDisjoint(_ schemas: [SchemaValue]) -> Bool {
+        var types = Set<String>()
+        var literals: [SchemaValue] = []
+        for schema in schemas {
+            if let constant = schema["const"] {
+                if literals.contains(constant) { return false }
+                literals.append(constant)
+            } else if let values = schema["enum"]?.arrayValue {
+                for value in values {
+                    if literals.contains(value) { return false }
+                    literals.append(value)
+                }
+            } else if let type = schema["type"]?.stringValue, schema.objectMembers?.count == 1 || type != "object" && type != "array" {
+                let family = type == "integer" ? "number" : type
+                if !types.insert(family).inserted { return false }
+            } else {
+                return false
+            }
+        }
+        // Literals must not fall in a listed type either.
+        return literals.allSatisfy { literal in
+            let family: String
+            switch literal {
+            case .null: family = "null"
+            case .bool: family = "boolean"
+            case .number: family = "number"
+            case .string: family = "string"
+            case .array: family = "array"
+            case .object: family = "object"
+            }
+            return !types.contains(family)
+        }
+    }
+
+    /// `enum` and `const`: the values, spelled canonically, that also have an allowed type.
+    mutating func compileLiterals(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        var values: [SchemaValue]
+        if let constant = schema["const"] {
+            values = [constant]
+            if let choices = schema["enum"]?.arrayValue { values = values.filter { choices.contains($0) } }
+        } else if case .array(let choices)? = schema["enum"] {
+            values = choices
+        } else {
+            throw invalid("enum", at: pointer, "must be an array")
+        }
+        let constraining = (schema.objectMembers ?? []).map(\.key).filter {
+            !SchemaKeywords.annotations.contains($0) && !["enum", "const", "type"].contains($0)
+        }
+        for keyword in constraining {
+            try refuse(keyword, at: pointer, "constraints beside enum or const are not supported")
+        }
+        let types = try allowedTypes(schema, at: pointer)
+        var fragments: [Fragment] = []
+        var seen: [SchemaValue] = []
+        for value in values where !seen.contains(value) && Self.hasType(value, types) {
+            seen.append(value)
+            fragments.append(try builder.literal(Self.canonicalJSON(value).utf8))
+        }
+        return fragments.isEmpty ? nil : try builder.alternation(fragments)
+    }
+
+    static func hasType(_ value: SchemaValue, _ types: [String]) -> Bool {
+        switch value {
+        case .null: return types.contains("null")
+        case .bool: return types.contains("boolean")
+        case .number(let text):
+            return types.contains("number") || (types.contains("integer") && DecimalNumber(text)?.isInteger == true)
+        case .string: return types.contains("string")
+        case .array: return types.contains("array")
+        case .object: return types.contains("object")
+        }
+    }
+
+    /// The canonical spelling of a value: compact, numbers in plain decimal, strings with only the
+    /// escapes JSON requires.
+    static func canonicalJSON(_ value: SchemaValue) -> String {
+        switch value {
+        case .number(let text): return DecimalNumber(text)?.plainText ?? text
+        case .array(let elements): return "[" + elements.map(canonicalJSON).joined(separator: ",") + "]"
+        case .object(let members): return "{" + members.map { SchemaValue.quoted($0.key) + ":" + canonicalJSON($0.value) }.joined(separator: ",") + "}"
+        default: return value.json
+        }
+    }
+
+    mutating func compileNumber(_ schema: SchemaValue, integerOnly: Bool, at pointer: String) throws(SchemaError) -> Fragment? {
+        var language = NumberLanguage(integerOnly: integerOnly)
+        func number(_ keyword: String) throws(SchemaError) -> DecimalNumber? {
+            guard let value = schema[keyword] else { return nil }
+            guard case .number(let text) = value, let number = DecimalNumber(text) else {
+                throw invalid(keyword, at: pointer, "must be a number")
+            }
+            return number
+        }
+        language.minimum = try number("minimum")
+        if let exclusive = try number("exclusiveMinimum"), language.minimum.map({ exclusive >= $0 }) ?? true {
+            language.minimum = exclusive
+            language.exclusiveMinimum = true
+        }
+        language.maximum = try number("maximum")
+        if let exclusive = try number("exclusiveMaximum"), language.maximum.map({ exclusive <= $0 }) ?? true {
+            language.maximum = exclusive
+            language.exclusiveMaximum = true
+        }
+        if let divisor = try number("multipleOf") {
+            guard divisor > DecimalNumber(0) else { throw invalid("multipleOf", at: pointer, "must be greater than 0") }
+            // Every integer is a multiple of 1, and of any divisor of 1 whose inverse is an integer.
+            if !(integerOnly && divisor == DecimalNumber(1)) { language.multipleOf = divisor }
+        }
+        if let minimum = language.minimum, let maximum = language.maximum,
+            minimum > maximum || (minimum == maximum && (language.exclusiveMinimum || language.exclusiveMaximum))
+        {
+            return nil
+        }
+        do {
+            return try language.fragment(in: &builder, pointer: pointer)
+        } catch SchemaError.invalid {
+            return nil
+        }
+    }
+
+    /// Any JSON value, as the body of the "any value" definition (which calls itself to nest).
+    mutating func anyValue() throws(SchemaError) -> Fragment {
+        let scalars = [
+            try builder.literal("null".utf8), try builder.literal("true".utf8), try builder.literal("false".utf8),
+            try NumberLanguage(integerOnly: false).fragment(in: &builder, pointer: ""),
+            try anyString(),
+        ]
+        // Arrays: [ value (, value)* ]
+        let element = try anyValueCall()
+        let more = try builder.star(try builder.sequence([try token(","), try anyValueCall()]))
+        let elements = try builder.optional(try builder.sequence([element, more]))
+        let array = try builder.sequence([try token("["), elements, try token("]")])
+        // Objects: { "key": value (, "key": value)* }
+        let member = try builder.sequence([try anyString(), try token(":"), try anyValueCall()])
+        let moreMembers = try builder.star(try builder.sequence([try token(","), try anyString(), try token(":"), try anyValueCall()]))
+        let members = try builder.optional(try builder.sequence([member, moreMembers]))
+        let object = try builder.sequence([try token("{"), members, try token("}")])
+        return try builder.alternation(scalars + [array, object])
+    }
+
+    /// Any string, quotes included.
+    mutating func anyString() throws(SchemaError) -> Fragment {
+        let open = try builder.literal([UInt8(ascii: "\"")])
+        let character = try characterFragment()
+        let close = try builder.literal([UInt8(ascii: "\"")])
+        return try builder.sequence([open, try builder.star(character), close])
+    }
+
+    /// One character of a string, spelled canonically.
+    mutating func characterFragment() throws(SchemaError) -> Fragment {
+        let start = try builder.newState()
+        let end = try builder.newState()
+        try JSONStringSpelling.addCharacters(.all, from: start, to: end, in: &builder)
+        return Fragment(start: start, end: end)
+    }
+}

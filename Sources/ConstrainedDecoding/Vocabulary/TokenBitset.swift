@@ -1,0 +1,62 @@
+/// A set of token ids as a bitset of 64-bit words: bit `id % 64` of word `id / 64`.
+public struct TokenBitset: Sendable, Equatable {
+    /// The words of the set.
+    public private(set) var words: [UInt64]
+    /// How many ids the set can hold.
+    public let capacity: Int
+
+    /// An empty set for ids below `capacity`.
+    public init(capacity: Int) {
+        self.capacity = capacity
+        words = Array(repeating: 0, count: (capacity + 63) / 64)
+    }
+
+    /// Whether `id` is in the set.
+    @inline(__always)
+    public func contains(_ id: Int32) -> Bool {
+        let index = Int(id)
+        guard index >= 0, index < capacity else { return false }
+        return words[index >> 6] & (1 << UInt64(index & 63)) != 0
+    }
+
+    /// Adds `id`.
+    @inline(__always)
+    public mutating func insert(_ id: Int32) {
+        words[Int(id) >> 6] |= 1 << UInt64(Int(id) & 63)
+    }
+
+    /// Removes every id.
+    public mutating func removeAll() {
+        for index in words.indices { words[index] = 0 }
+    }
+
+    /// The number of ids in the set.
+    public var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    /// The ids in the set, in order.
+    public var ids: [Int32] {
+        var result: [Int32] = []
+        for (index, word) in words.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                result.append(Int32(index * 64 + bits.trailingZeroBitCount))
+                bits &= bits - 1
+            }
+        }
+        return result
+    }
+
+    /// Replaces the contents with `other`'s, without allocating.
+    public mutating func assign(_ other: TokenBitset) {
+        words.withUnsafeMutableBufferPointer { target in
+            other.words.withUnsafeBufferPointer { source in
+                for index in 0..<min(target.count, source.count) { target[index] = source[index] }
+            }
+        }
+    }
+
+    /// Runs `body` with the words, for filling the set fast.
+    mutating func withWords<Result>(_ body: (UnsafeMutableBufferPointer<UInt64>) -> Result) -> Result {
+        words.withUnsafeMutableBufferPointer { body($0) }
+    }
+}

@@ -1,0 +1,98 @@
+@testable import ConstrainedDecoding
+import Testing
+
+/// Small schemas whose accepted documents are known.
+@Suite struct GrammarBasicsTests {
+    func accepts(_ schema: String, _ document: String, options: CompileOptions = CompileOptions()) throws -> Bool {
+        let grammar = try CompiledGrammar(jsonSchema: schema, options: options)
+        return GrammarMatcher(grammar: grammar).accepts(document: Array(document.utf8))
+    }
+
+    @Test func objectsInSchemaOrderWithOptionalProperties() throws {
+        let schema = #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"},"c":{"type":"boolean"}},"required":["b"]}"#
+        #expect(try accepts(schema, #"{"b":"x"}"#))
+        #expect(try accepts(schema, #"{"a":1,"b":"x"}"#))
+        #expect(try accepts(schema, #"{"a":1,"b":"x","c":true}"#))
+        #expect(try accepts(schema, #"{"b":"x","c":false}"#))
+        #expect(try !accepts(schema, #"{"b":"x","a":1}"#))
+        #expect(try !accepts(schema, #"{"a":1}"#))
+        #expect(try !accepts(schema, #"{}"#))
+        #expect(try !accepts(schema, #"{"b":"x","d":1}"#))
+        #expect(try accepts(schema, #"{"b":"x","d":1}"#, options: CompileOptions(extraProperties: .allow)))
+        #expect(try !accepts(schema, #"{"b":"x","b":"y"}"#, options: CompileOptions(extraProperties: .allow)))
+    }
+
+    @Test func numbersWithBounds() throws {
+        let schema = #"{"type":"integer","minimum":-5,"maximum":120}"#
+        for value in [-5, -1, 0, 7, 99, 100, 120] { #expect(try accepts(schema, String(value)), "\(value)") }
+        for value in [-6, 121, 1000, -50] { #expect(try !accepts(schema, String(value)), "\(value)") }
+        #expect(try !accepts(schema, "1.5"))
+        let decimal = #"{"type":"number","exclusiveMinimum":0.5,"maximum":2.25}"#
+        for text in ["0.51", "1", "2.25", "2.2", "0.5000001", "2.250"] { #expect(try accepts(decimal, text), "\(text)") }
+        for text in ["0.5", "0.50", "2.26", "3", "-1", "0"] { #expect(try !accepts(decimal, text), "\(text)") }
+        let multiple = #"{"type":"number","multipleOf":0.25}"#
+        for text in ["0", "0.25", "1.5", "-2.75", "100"] { #expect(try accepts(multiple, text), "\(text)") }
+        for text in ["0.1", "1.3", "0.255"] { #expect(try !accepts(multiple, text), "\(text)") }
+    }
+
+    @Test func stringsWithPatternsLengthsAndFormats() throws {
+        let pattern = #"{"type":"string","pattern":"^[A-Z]{3}-\\d{2,4}$"}"#
+        #expect(try accepts(pattern, #""ABC-12""#))
+        #expect(try accepts(pattern, #""ABC-1234""#))
+        #expect(try !accepts(pattern, #""ABC-1""#))
+        #expect(try !accepts(pattern, #""abc-12""#))
+        let unanchored = #"{"type":"string","pattern":"b+"}"#
+        #expect(try accepts(unanchored, #""abbc""#))
+        #expect(try !accepts(unanchored, #""ac""#))
+        let lengths = #"{"type":"string","minLength":2,"maxLength":3}"#
+        #expect(try accepts(lengths, #""é😀""#))
+        #expect(try accepts(lengths, #""a\nb""#))
+        #expect(try !accepts(lengths, #""a""#))
+        #expect(try !accepts(lengths, #""abcd""#))
+        let date = #"{"type":"string","format":"date"}"#
+        #expect(try accepts(date, #""2024-02-29""#))
+        #expect(try !accepts(date, #""2023-02-29""#))
+        #expect(try !accepts(date, #""2024-04-31""#))
+        #expect(try accepts(#"{"type":"string"}"#, #""quote \" backslash \\ tab \t ctrl \u0001""#))
+        #expect(try !accepts(#"{"type":"string"}"#, #""\u0041""#))
+    }
+
+    @Test func arraysEnumsAndChoices() throws {
+        let array = #"{"type":"array","items":{"type":"integer"},"minItems":1,"maxItems":3}"#
+        #expect(try accepts(array, "[1]"))
+        #expect(try accepts(array, "[1,2,3]"))
+        #expect(try !accepts(array, "[]"))
+        #expect(try !accepts(array, "[1,2,3,4]"))
+        let tuple = #"{"type":"array","prefixItems":[{"type":"string"},{"type":"null"}],"items":false}"#
+        #expect(try accepts(tuple, #"["a",null]"#))
+        #expect(try accepts(tuple, #"["a"]"#))
+        #expect(try !accepts(tuple, #"["a",null,1]"#))
+        #expect(try accepts(#"{"enum":["red",1,null,{"a":[1]}]}"#, #"{"a":[1]}"#))
+        #expect(try !accepts(#"{"enum":["red",1,null]}"#, #""blue""#))
+        #expect(try accepts(#"{"anyOf":[{"type":"string"},{"type":"integer","minimum":3}]}"#, "4"))
+        #expect(try !accepts(#"{"anyOf":[{"type":"string"},{"type":"integer","minimum":3}]}"#, "2"))
+    }
+
+    @Test func recursiveReferences() throws {
+        let schema = ##"{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}},"required":["name","children"]}"##
+        #expect(try accepts(schema, #"{"name":"a","children":[]}"#))
+        #expect(try accepts(schema, #"{"name":"a","children":[{"name":"b","children":[{"name":"c","children":[]}]}]}"#))
+        #expect(try !accepts(schema, #"{"name":"a","children":[{"name":"b"}]}"#))
+    }
+
+    @Test func unsupportedKeywordsAreNamedWithTheirPointer() {
+        #expect(throws: SchemaError.unsupported(keyword: "if", pointer: "/properties/a/if", reason: "cannot be enforced while generating in schema order")) {
+            try CompiledGrammar(jsonSchema: #"{"properties":{"a":{"if":{}}}}"#)
+        }
+        let lenient = try? CompiledGrammar(jsonSchema: #"{"properties":{"a":{"if":{}}}}"#, options: CompileOptions(isLenient: true))
+        #expect(lenient?.ignoredKeywords == ["if at /properties/a"])
+    }
+
+    @Test func flexibleWhitespace() throws {
+        let schema = #"{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"}}},"required":["a"]}"#
+        let options = CompileOptions(whitespace: .flexible(maximum: 4))
+        #expect(try accepts(schema, "{ \"a\" : [ 1 , 2 ] }", options: options))
+        #expect(try !accepts(schema, "{ \"a\" : [ 1 , 2 ] }"))
+        #expect(try !accepts(schema, "{\"a\":[1,     2]}", options: options))
+    }
+}
