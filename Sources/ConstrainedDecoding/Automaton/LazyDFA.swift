@@ -44,7 +44,7 @@ final class LazyDFA {
     /// How many DFA states exist so far.
     var stateCount: Int { sets.count }
 
-    /// The state after `byte`, or ``dead``.
+    /// The state after `byte`, or ``dead``; `state` must not be dead.
     @inline(__always)
     func next(_ state: Int32, _ byte: UInt8) -> Int32 {
         let entry = rowBase[Int(state) &* 256 &+ Int(byte)]

@@ -55,6 +55,7 @@ public final class GrammarMatcher {
     }
 
     private func run(_ start: Int32, _ bytes: some Sequence<UInt8>) -> Int32? {
+        guard start >= 0 else { return nil }
         var current = start
         for byte in bytes {
             current = dfa.next(current, byte)

@@ -18,6 +18,10 @@ public struct CompiledGrammar: Sendable {
         templates = try compiler.compileAll()
         self.options = options
         ignoredKeywords = compiler.ignored
+        // A root that only leads into definitions that accept nothing accepts nothing.
+        guard LazyDFA(templates: templates, maximumCallDepth: options.maximumReferenceDepth).start >= 0 else {
+            throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
+        }
     }
 
     /// The number of NFA states in the templates, a measure of the grammar's size.

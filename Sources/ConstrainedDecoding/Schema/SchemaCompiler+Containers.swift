@@ -82,14 +82,15 @@ extension SchemaCompiler {
         case let value?: extra = value
         case nil: extra = options.extraProperties == .allow ? .bool(true) : nil
         }
-        for name in required where !names.contains(name) {
-            if extra != nil {
-                try refuse("required", at: pointer, "a required property not listed in 'properties' ('\(name)') cannot be put in order")
-            } else {
-                return nil
-            }
+        // A required property not listed, where no other property may be, makes the object impossible.
+        let requiredExtra = schema["additionalProperties"] ?? .bool(true)
+        // Required names that `properties` does not list are properties too, at the end, with
+        // the schema of additional properties.
+        for name in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where !names.contains(name) {
+            if case .bool(false) = requiredExtra { return nil }
+            properties.append((name, requiredExtra))
         }
-
+        let listed = Set(properties.map(\.key))
         let open = try builder.sequence([try builder.literal("{".utf8), try whitespace()])
         // Two lanes: nothing written yet, or some member written (the next one needs a comma).
         var empty: Int32? = open.end
@@ -120,7 +121,7 @@ extension SchemaCompiler {
             // Further members, each a name not listed in properties.
             let extraValue = try compile(extra, at: pointer + "/additionalProperties")
             if let extraValue {
-                let member = try builder.sequence([try extraName(excluding: names), try token(":")])
+                let member = try builder.sequence([try extraName(excluding: listed), try token(":")])
                 builder.epsilon(member.end, extraValue.start)
                 let written: Int32
                 if let some { written = some } else { written = try builder.newState() }

@@ -107,7 +107,12 @@ struct SchemaCompiler {
         case .bool(false): return nil
         case .object(let members):
             for (key, _) in members where !SchemaKeywords.known.contains(key) {
+                // The root's `$id` only names the document; local references are unaffected.
+                if key == "$id", pointer.isEmpty { continue }
                 try refuse(key, at: pointer, SchemaKeywords.reason(for: key))
+            }
+            if let dialect = schema["$schema"], !["https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2020-12/schema#"].contains(dialect.stringValue ?? "") {
+                throw unsupported("$schema", at: pointer, "only Draft 2020-12 is supported, and its vocabularies are what this compiler enforces")
             }
             if let allOf = schema["allOf"] {
                 guard case .array(let parts) = allOf, !parts.isEmpty else {

@@ -8,6 +8,13 @@ enum SchemaMerger {
         func refuse(_ reason: String) -> SchemaError {
             .unsupported(keyword: "allOf", pointer: pointer + "/allOf", reason: reason)
         }
+        // `additionalProperties` and `items` look only at the `properties` and `prefixItems` of
+        // their own schema; merging across schemas would change what they mean.
+        for (dependent, sources) in [("additionalProperties", ["properties"]), ("items", ["prefixItems"])] {
+            let owners = schemas.filter { $0[dependent] != nil }
+            let others = schemas.filter { schema in sources.contains { schema[$0] != nil } && schema[dependent] == nil }
+            if !owners.isEmpty && !others.isEmpty { throw refuse("'\(dependent)' beside \(sources[0]) of another schema") }
+        }
         for schema in schemas {
             switch schema {
             case .bool(true): continue
