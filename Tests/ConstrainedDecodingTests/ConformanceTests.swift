@@ -111,7 +111,8 @@ import Testing
         if ProcessInfo.processInfo.environment["UPDATE_CONFORMANCE_TABLE"] != nil {
             let header = "# JSON-Schema-Test-Suite (draft 2020-12) conformance\n\nWritten by `UPDATE_CONFORMANCE_TABLE=1 swift test --filter ConformanceTests`.\n\n"
             try (header + table).write(
-                to: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ConformanceTable.md"),
+                to: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("ConstrainedDecodingConformance.md"),
                 atomically: true, encoding: .utf8)
         }
         #expect(total.failures.isEmpty)

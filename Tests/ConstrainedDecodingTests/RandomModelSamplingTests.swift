@@ -1,0 +1,101 @@
+@testable import ConstrainedDecoding
+import Foundation
+import PartialJSON
+import Testing
+
+/// A "model" of random logits, sampled under the grammar's mask with many seeds: every output it
+/// can finish is a valid document for the schema, by an independent check.
+@Suite struct RandomModelSamplingTests {
+    static let schemasDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("schemas")
+
+    /// A byte-level vocabulary (every byte), plus multi-byte tokens as real tokenizers have.
+    static let vocabulary: Vocabulary = {
+        var tokens = (0...255).map { [UInt8($0)] }
+        let pieces = [
+            "{\"", "\":\"", "\",\"", "\"}", "\":", ",\"", "true", "false", "null", "00", "12", "the", " a", "ing", "\\n", "é", "🍳",
+            "Pan", "cakes", "[\"", "\"]", "[{", "}]", "},{", "\"title\":\"", "2024-", "AB", "-1", ".5",
+        ]
+        tokens += pieces.map { Array($0.utf8) }
+        tokens.append([])  // end of text
+        return Vocabulary(tokens: tokens, specialTokens: [], endOfText: Int32(tokens.count - 1))
+    }()
+
+    @Test(arguments: ["recipe.json", "cat-profile.json", "itinerary.json", "workout-plan.json", "contacts-tool-arguments.json", "comment-thread.json", "corrected-sentence.json"])
+    func sampledOutputsAreValid(file: String) throws {
+        let text = try String(contentsOf: Self.schemasDirectory.appendingPathComponent(file), encoding: .utf8)
+        let grammar = try CompiledGrammar(jsonSchema: text)
+        let oracle = SchemaOracle(root: try JSONValue(parsing: text))
+        var finished = 0
+        for seed in UInt64(0)..<20 {
+            let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary)
+            var sampler = Sampler(mode: seed % 2 == 0 ? .topK(40) : .topP(0.9), temperature: 1, seed: seed)
+            var logitsRandom = SeededRandom(seed: seed &* 7919 &+ 1)
+            var mask = TokenBitset(capacity: Self.vocabulary.count)
+            var output: [UInt8] = []
+            var logits = [Float](repeating: 0, count: Self.vocabulary.count)
+            for _ in 0..<3000 {
+                for index in logits.indices { logits[index] = Float(logitsRandom.nextUnit() * 8) }
+                // Strings end sooner when the quote is likelier.
+                logits[Int(UInt8(ascii: "\""))] += 4
+                // Favour ending once the document may end, so that most runs finish.
+                if matcher.isAccepting { logits[Int(Self.vocabulary.endOfText)] = 100 }
+                let token = try #require(logits.withUnsafeBufferPointer { sampler.sample(logits: $0, matcher: matcher, mask: &mask) })
+                #expect(matcher.advance(token: token))
+                if token == Self.vocabulary.endOfText { break }
+                output += Self.vocabulary.tokens[Int(token)]
+            }
+            guard matcher.isTerminated else { continue }
+            finished += 1
+            let document = String(decoding: output, as: UTF8.self)
+            let value = try JSONValue(parsing: document)
+            #expect(oracle.validate(value) == nil, "\(file) seed \(seed): \(oracle.validate(value) ?? "") in \(document)")
+        }
+        #expect(finished > 0, "\(file): no run finished")
+    }
+
+    @Test func theSameSeedGivesTheSameTokens() throws {
+        let grammar = try CompiledGrammar(jsonSchema: #"{"type":"object","properties":{"a":{"type":"string","maxLength":20},"b":{"type":"integer"}},"required":["a","b"]}"#)
+        func run(seed: UInt64) -> [Int32] {
+            let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary)
+            var sampler = Sampler(mode: .topP(0.95), temperature: 0.8, seed: seed)
+            var logitsRandom = SeededRandom(seed: 42)
+            var mask = TokenBitset(capacity: Self.vocabulary.count)
+            var tokens: [Int32] = []
+            var logits = [Float](repeating: 0, count: Self.vocabulary.count)
+            while tokens.count < 200, !matcher.isTerminated {
+                for index in logits.indices { logits[index] = Float(logitsRandom.nextUnit() * 6) }
+                guard let token = logits.withUnsafeBufferPointer({ sampler.sample(logits: $0, matcher: matcher, mask: &mask) }) else { break }
+                matcher.advance(token: token)
+                tokens.append(token)
+            }
+            return tokens
+        }
+        #expect(run(seed: 3) == run(seed: 3))
+        #expect(run(seed: 3) != run(seed: 4))
+    }
+
+    @Test func greedyTakesTheBestAllowedToken() {
+        var sampler = Sampler()
+        let logits: [Float] = [1, 5, 3, 4]
+        var allowed = TokenBitset(capacity: 4)
+        allowed.insert(2)
+        allowed.insert(3)
+        #expect(logits.withUnsafeBufferPointer { sampler.choose(logits: $0, allowed: nil) } == 1)
+        #expect(logits.withUnsafeBufferPointer { sampler.choose(logits: $0, allowed: allowed) } == 3)
+    }
+
+    @Test func masksMatchTokenByTokenChecks() throws {
+        let grammar = try CompiledGrammar(jsonSchema: String(contentsOf: Self.schemasDirectory.appendingPathComponent("recipe.json"), encoding: .utf8))
+        let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary)
+        var mask = TokenBitset(capacity: Self.vocabulary.count)
+        for piece in ["{\"title\":\"", "Pan", "cakes", "\",\"servings\":", "12", ",\"ingredients\":[{\"name\":\"egg\""] {
+            matcher.allowedTokens(into: &mask)
+            for id in 0..<Int32(Self.vocabulary.count) {
+                #expect(mask.contains(id) == matcher.canAdvance(token: id), "token \(id) after \(piece)")
+            }
+            #expect(matcher.advance(bytes: Array(piece.utf8)))
+        }
+        #expect(matcher.forcedBytes() == Array(",\"quantity\":\"".utf8))
+    }
+}
