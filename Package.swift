@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "guided", dependencies: ["PartialJSON"]),
         .executableTarget(
             name: "guided-bench",
-            dependencies: ["PartialJSON"],
+            dependencies: ["PartialJSON", "ConstrainedDecoding"],
             path: "Benchmarks/guided-bench"
         ),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),

@@ -6,6 +6,13 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "json":
     JSONBenchmark(arguments: Array(arguments.dropFirst())).run()
+case "masks":
+    do {
+        try MaskBenchmark(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
+        exit(1)
+    }
 default:
     print("""
         usage: guided-bench <benchmark> [options]
@@ -14,6 +21,9 @@ default:
           json [--scale S] [--runs N] [--shape TEXT]
               parse throughput of PartialJSON against Foundation's JSONSerialization, and the
               cost of streaming with a snapshot every 4 bytes against one-shot parsing
+          masks --vocab VOCAB.json --cases CASES.jsonl --out OUT.jsonl
+                [--whitespace compact|flexible] [--extra-properties forbid|allow]
+              schema compile time and per-token mask time over a tokenizer's vocabulary
         """)
     exit(arguments.isEmpty || arguments.first == "--help" ? 0 : 2)
 }

@@ -85,6 +85,32 @@ import Testing
         #expect(logits.withUnsafeBufferPointer { sampler.choose(logits: $0, allowed: allowed) } == 3)
     }
 
+    @Test(arguments: [
+        #"{"type":"string","minLength":3,"maxLength":5}"#,
+        #"{"type":"string","pattern":"^[a-z]+é?$"}"#,
+        #"{"anyOf":[{"type":"string","maxLength":2},{"type":"string","minLength":4}]}"#,
+        #"{"type":"object","properties":{"title":{"type":"string"}},"additionalProperties":{"type":"integer"}}"#,
+    ])
+    func masksMatchTokenByTokenChecksWhereCharactersAreCounted(schema: String) throws {
+        let grammar = try CompiledGrammar(jsonSchema: schema)
+        var random = SeededRandom(seed: 11)
+        for _ in 0..<5 {
+            let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary)
+            var mask = TokenBitset(capacity: Self.vocabulary.count)
+            for _ in 0..<12 {
+                matcher.allowedTokens(into: &mask)
+                for id in 0..<Int32(Self.vocabulary.count) {
+                    #expect(mask.contains(id) == matcher.canAdvance(token: id), "token \(id) in \(schema)")
+                }
+                let allowed = mask.ids
+                guard !allowed.isEmpty else { break }
+                let token = allowed[Int(random.next() % UInt64(allowed.count))]
+                if token == Self.vocabulary.endOfText { break }
+                matcher.advance(token: token)
+            }
+        }
+    }
+
     @Test func masksMatchTokenByTokenChecks() throws {
         let grammar = try CompiledGrammar(jsonSchema: String(contentsOf: Self.schemasDirectory.appendingPathComponent("recipe.json"), encoding: .utf8))
         let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary)

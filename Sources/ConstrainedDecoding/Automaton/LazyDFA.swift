@@ -23,6 +23,8 @@ final class LazyDFA {
     private(set) var rowBase: UnsafeMutablePointer<Int32> = .allocate(capacity: 256 * 64)
     private var rowCapacity = 64
     private(set) var accepting: [Bool] = []
+    /// Per state: its plain-text target, ``unknown``, or ``mixed``.
+    private var plainTargets: [Int32] = []
     private var marks: [UInt32] = []
     private var stamp: UInt32 = 0
 
@@ -76,7 +78,53 @@ final class LazyDFA {
         }
         (rowBase + Int(id) * 256).initialize(repeating: Self.unknown, count: 256)
         accepting.append(set.contains(acceptState))
+        plainTargets.append(Self.unknown)
         return id
+    }
+
+    /// Where any one plain-text character leads from `state`, when they all lead to the same state
+    /// (``dead`` included) — as inside a string whose characters are only counted, or free. Then
+    /// a plain-text token is allowed exactly when the chain of such states is long enough for its
+    /// character count. `nil` when characters lead to different states.
+    func plainTextTarget(_ state: Int32) -> Int32? {
+        let index = Int(state)
+        if plainTargets[index] == Self.unknown { plainTargets[index] = computePlainTextTarget(state) ?? Self.mixed }
+        let target = plainTargets[index]
+        return target == Self.mixed ? nil : target
+    }
+
+    private static let mixed: Int32 = -3
+
+    private func computePlainTextTarget(_ state: Int32) -> Int32? {
+        let target = next(state, UInt8(ascii: "a"))
+        for byte in UInt8(0x20)...0x7F where byte != 0x22 && byte != 0x5C {
+            if next(state, byte) != target { return nil }
+        }
+        /// Whether every byte in `range` leads from `from` to one state, and returns it.
+        func common(_ from: Int32, _ range: ClosedRange<UInt8>) -> Int32? {
+            guard from >= 0 else { return from }
+            let first = next(from, range.lowerBound)
+            for byte in range where next(from, byte) != first { return nil }
+            return first
+        }
+        let continuation: ClosedRange<UInt8> = 0x80...0xBF
+        // Each lead byte, with the range its first continuation byte may take.
+        let leads: [(ClosedRange<UInt8>, ClosedRange<UInt8>, Int)] = [
+            (0xC2...0xDF, continuation, 1), (0xE0...0xE0, 0xA0...0xBF, 2), (0xE1...0xEC, continuation, 2),
+            (0xED...0xED, 0x80...0x9F, 2), (0xEE...0xEF, continuation, 2), (0xF0...0xF0, 0x90...0xBF, 3),
+            (0xF1...0xF3, continuation, 3), (0xF4...0xF4, 0x80...0x8F, 3),
+        ]
+        for (leadRange, firstRange, length) in leads {
+            for lead in leadRange {
+                guard var current = common(next(state, lead), firstRange) else { return nil }
+                for _ in 1..<length {
+                    guard let following = common(current, continuation) else { return nil }
+                    current = following
+                }
+                if current != target { return nil }
+            }
+        }
+        return target
     }
 
     /// Computes the transitions of `state`; ``rowBase`` may move.

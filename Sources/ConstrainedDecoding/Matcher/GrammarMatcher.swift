@@ -126,22 +126,61 @@ public final class GrammarMatcher {
     /// Sets `mask` to the tokens that may come next.
     public func allowedTokens(into mask: inout TokenBitset) {
         guard let vocabulary else { return }
-        mask.removeAll()
-        guard !terminated, state >= 0 else { return }
+        guard !terminated, state >= 0 else {
+            mask.removeAll()
+            return
+        }
         if let cached = masks[state] {
             mask.assign(cached)
         } else {
-            fill(&mask, vocabulary: vocabulary)
+            if addPlainTextTokens(&mask, vocabulary: vocabulary) {
+                // Plain-text tokens were settled by their length; only the others are walked.
+                fill(&mask, trie: vocabulary.otherTokensTrie)
+            } else {
+                mask.removeAll()
+                fill(&mask, trie: vocabulary.trie)
+            }
+            if dfa.isAccepting(state) { mask.insert(vocabulary.endOfText) }
             if masks.count >= Self.maskCacheLimit { masks.removeAll(keepingCapacity: true) }
             masks[state] = mask
         }
-        if dfa.isAccepting(state) { mask.insert(vocabulary.endOfText) }
     }
 
-    /// Walks the token trie from the current state, skipping every subtree whose first byte is
-    /// refused.
-    private func fill(_ mask: inout TokenBitset, vocabulary: Vocabulary) {
-        let trie = vocabulary.trie
+    /// In a state where plain-text characters are only counted, sets `mask` to the plain-text
+    /// tokens whose length the chain of states allows, and returns `true`; `false` when
+    /// characters matter here (as in a pattern), leaving `mask` to the caller.
+    private func addPlainTextTokens(_ mask: inout TokenBitset, vocabulary: Vocabulary) -> Bool {
+        var chain: [Int32] = []
+        var current = state
+        let lengths = vocabulary.plainTextTokensOfLength.count
+        // Check the whole chain first: every state along it must count characters alike.
+        while chain.count + 1 < lengths {
+            guard let next = dfa.plainTextTarget(current) else { return false }
+            if next < 0 || next == current {
+                chain.append(next)
+                break
+            }
+            chain.append(next)
+            current = next
+        }
+        mask.removeAll()
+        var previous = state
+        for (offset, target) in chain.enumerated() {
+            let length = offset + 1
+            if target < 0 { break }
+            if target == previous {
+                mask.formUnion(vocabulary.plainTextTokensOfLengthAtLeast[length])
+                break
+            }
+            mask.formUnion(vocabulary.plainTextTokensOfLength[length])
+            previous = target
+        }
+        return true
+    }
+
+    /// Adds the tokens of `trie` that may come next: a walk of the trie from the current state
+    /// that skips every subtree whose path is refused.
+    private func fill(_ mask: inout TokenBitset, trie: TokenTrie) {
         let dfa = self.dfa
         let start = state
         walkStates.withUnsafeMutableBufferPointer { states in

@@ -27,7 +27,10 @@ public struct TokenBitset: Sendable, Equatable {
 
     /// Removes every id.
     public mutating func removeAll() {
-        for index in words.indices { words[index] = 0 }
+        words.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            base.update(repeating: 0, count: buffer.count)
+        }
     }
 
     /// The number of ids in the set.
@@ -50,7 +53,17 @@ public struct TokenBitset: Sendable, Equatable {
     public mutating func assign(_ other: TokenBitset) {
         words.withUnsafeMutableBufferPointer { target in
             other.words.withUnsafeBufferPointer { source in
-                for index in 0..<min(target.count, source.count) { target[index] = source[index] }
+                guard let to = target.baseAddress, let from = source.baseAddress else { return }
+                to.update(from: from, count: min(target.count, source.count))
+            }
+        }
+    }
+
+    /// Adds the ids of `other`.
+    public mutating func formUnion(_ other: TokenBitset) {
+        words.withUnsafeMutableBufferPointer { target in
+            other.words.withUnsafeBufferPointer { source in
+                for index in 0..<min(target.count, source.count) { target[index] |= source[index] }
             }
         }
     }

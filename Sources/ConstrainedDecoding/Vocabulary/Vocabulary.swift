@@ -9,6 +9,15 @@ public struct Vocabulary: Sendable {
     /// The id that ends generation.
     public let endOfText: Int32
     let trie: TokenTrie
+    /// The tokens that are plain string text: whole UTF-8 characters, none of which must be
+    /// escaped in a JSON string. Inside a free-text string every one of them is allowed.
+    let plainTextTokens: TokenBitset
+    /// A trie of the other tokens, walked in free-text states instead of the whole vocabulary.
+    let otherTokensTrie: TokenTrie
+    /// Plain-text tokens by their length in characters: exactly `n`, and at least `n` (index 0
+    /// unused).
+    let plainTextTokensOfLength: [TokenBitset]
+    let plainTextTokensOfLengthAtLeast: [TokenBitset]
 
     public init(tokens: [[UInt8]], specialTokens: Set<Int32>, endOfText: Int32) {
         self.tokens = tokens
@@ -16,6 +25,30 @@ public struct Vocabulary: Sendable {
         self.endOfText = endOfText
         let excluded = self.specialTokens
         trie = TokenTrie(tokens: tokens) { !excluded.contains(Int32($0)) }
+        var plain = TokenBitset(capacity: tokens.count)
+        for (id, token) in tokens.enumerated() where !excluded.contains(Int32(id)) && Self.isPlainText(token) {
+            plain.insert(Int32(id))
+        }
+        plainTextTokens = plain
+        otherTokensTrie = TokenTrie(tokens: tokens) { !excluded.contains(Int32($0)) && !plain.contains(Int32($0)) }
+        var exactly: [TokenBitset] = [TokenBitset(capacity: tokens.count)]
+        for id in plain.ids {
+            let length = String(decoding: tokens[Int(id)], as: UTF8.self).unicodeScalars.count
+            while exactly.count <= length { exactly.append(TokenBitset(capacity: tokens.count)) }
+            exactly[length].insert(id)
+        }
+        var atLeast = exactly
+        for length in stride(from: exactly.count - 2, through: 1, by: -1) {
+            atLeast[length].formUnion(atLeast[length + 1])
+        }
+        plainTextTokensOfLength = exactly
+        plainTextTokensOfLengthAtLeast = atLeast
+    }
+
+    /// Whether `bytes` are whole UTF-8 characters, none a control character, `"` or `\`.
+    static func isPlainText(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty, let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }
     }
 
     /// The number of token ids.

@@ -1,0 +1,147 @@
+import ConstrainedDecoding
+import Foundation
+import PartialJSON
+
+/// `guided-bench masks`: for each case, the compile time of its schema, then before each token of
+/// its instance the time of a full token mask; checks the token is allowed, advances, and checks
+/// that end-of-text is allowed at the end. Writes one JSON line per case and prints percentiles.
+struct MaskBenchmark {
+    var vocabularyPath = ""
+    var casesPath = ""
+    var outputPath = ""
+    var options = CompileOptions()
+
+    /// Why the benchmark cannot run.
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--vocab": vocabularyPath = remaining.popFirst() ?? ""
+            case "--cases": casesPath = remaining.popFirst() ?? ""
+            case "--out": outputPath = remaining.popFirst() ?? ""
+            case "--whitespace":
+                switch remaining.popFirst() {
+                case "compact": options.whitespace = .compact
+                case "flexible": options.whitespace = .flexible(maximum: 20)
+                default: throw UsageError(description: "--whitespace takes compact or flexible")
+                }
+            case "--extra-properties":
+                switch remaining.popFirst() {
+                case "forbid": options.extraProperties = .forbid
+                case "allow": options.extraProperties = .allow
+                default: throw UsageError(description: "--extra-properties takes forbid or allow")
+                }
+            default: throw UsageError(description: "unknown option \(argument)")
+            }
+        }
+        guard !vocabularyPath.isEmpty, !casesPath.isEmpty, !outputPath.isEmpty else {
+            throw UsageError(description: "masks needs --vocab VOCAB.json --cases CASES.jsonl --out OUT.jsonl")
+        }
+    }
+
+    static func loadVocabulary(_ path: String) throws -> Vocabulary {
+        let value = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard let end = value["eos_token_id"]?.numberValue.flatMap({ try? $0.intValue() }),
+            let hexTokens = value["tokens"]?.arrayValue
+        else { throw UsageError(description: "\(path): expected {\"eos_token_id\", \"tokens\", \"special\"}") }
+        let tokens = hexTokens.map { token -> [UInt8] in
+            let hex = Array((token.stringValue ?? "").utf8)
+            return stride(from: 0, to: hex.count - 1, by: 2).compactMap { UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16) }
+        }
+        let special = Set((value["special"]?.arrayValue ?? []).compactMap { $0.numberValue.flatMap { try? $0.intValue() }.map(Int32.init) })
+        return Vocabulary(tokens: tokens, specialTokens: special, endOfText: Int32(end))
+    }
+
+    func run() throws {
+        let vocabulary = try Self.loadVocabulary(vocabularyPath)
+        let lines = try String(contentsOfFile: casesPath, encoding: .utf8).split(separator: "\n")
+        var output = ""
+        var compileTimes: [Double] = []
+        var maskTimes: [Double] = []
+        var accepted = 0
+        var refused = 0
+        var mask = TokenBitset(capacity: vocabulary.count)
+        let clock = ContinuousClock()
+        for line in lines where !line.isEmpty {
+            let testCase = try JSONValue(parsing: String(line))
+            let id = testCase["id"]?.stringValue ?? "?"
+            let schema = testCase["schema"]?.jsonString ?? "{}"
+            let tokens = (testCase["tokens"]?.arrayValue ?? []).compactMap { $0.numberValue.flatMap { try? $0.intValue() }.map(Int32.init) }
+            var record = JSONObject()
+            record.append(key: "id", value: .string(id))
+            var grammar: CompiledGrammar?
+            let compileTime = clock.measure {
+                grammar = try? CompiledGrammar(jsonSchema: schema, options: options)
+            }
+            let compileMilliseconds = compileTime.milliseconds
+            record.append(key: "compile_ms", value: .number(JSONNumber(compileMilliseconds) ?? 0))
+            guard let grammar else {
+                refused += 1
+                let message = (try? CompiledGrammar(jsonSchema: schema, options: options)).map { _ in "" } ?? Self.errorText(schema, options)
+                record.append(key: "accepted", value: .bool(false))
+                record.append(key: "reject_at", value: .null)
+                record.append(key: "mask_us", value: .array([]))
+                record.append(key: "error", value: .string(message))
+                output += JSONValue.object(record).jsonString + "\n"
+                continue
+            }
+            compileTimes.append(compileMilliseconds)
+            let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+            var times: [JSONValue] = []
+            var rejectAt: Int?
+            for (index, token) in tokens.enumerated() {
+                let elapsed = clock.measure { matcher.allowedTokens(into: &mask) }
+                times.append(.number(JSONNumber(elapsed.microseconds) ?? 0))
+                maskTimes.append(elapsed.microseconds)
+                guard mask.contains(token), matcher.advance(token: token) else {
+                    rejectAt = index
+                    break
+                }
+            }
+            if rejectAt == nil {
+                let elapsed = clock.measure { matcher.allowedTokens(into: &mask) }
+                times.append(.number(JSONNumber(elapsed.microseconds) ?? 0))
+                maskTimes.append(elapsed.microseconds)
+                if !mask.contains(vocabulary.endOfText) { rejectAt = tokens.count }
+            }
+            if rejectAt == nil { accepted += 1 }
+            record.append(key: "accepted", value: .bool(rejectAt == nil))
+            record.append(key: "reject_at", value: rejectAt.map { .number(JSONNumber($0)) } ?? .null)
+            record.append(key: "mask_us", value: .array(times))
+            output += JSONValue.object(record).jsonString + "\n"
+        }
+        try output.write(toFile: outputPath, atomically: true, encoding: .utf8)
+        print("cases: \(lines.count), compiled: \(lines.count - refused), accepted: \(accepted)")
+        print("compile ms   p50 \(Self.format(Self.percentile(compileTimes, 50)))  p99 \(Self.format(Self.percentile(compileTimes, 99)))  max \(Self.format(compileTimes.max() ?? 0))")
+        print("mask µs      p50 \(Self.format(Self.percentile(maskTimes, 50)))  p99 \(Self.format(Self.percentile(maskTimes, 99)))  max \(Self.format(maskTimes.max() ?? 0))")
+    }
+
+    static func errorText(_ schema: String, _ options: CompileOptions) -> String {
+        do {
+            _ = try CompiledGrammar(jsonSchema: schema, options: options)
+            return ""
+        } catch {
+            return error.description
+        }
+    }
+
+    static func percentile(_ values: [Double], _ percent: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let rank = Int((percent / 100 * Double(sorted.count - 1)).rounded())
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+
+    static func format(_ value: Double) -> String {
+        String(format: "%.3f", value)
+    }
+}
+
+extension Duration {
+    var milliseconds: Double { Double(components.seconds) * 1e3 + Double(components.attoseconds) * 1e-15 }
+    var microseconds: Double { Double(components.seconds) * 1e6 + Double(components.attoseconds) * 1e-12 }
+}
