@@ -130,25 +130,58 @@ final class LazyDFA {
     /// Computes the transitions of `state`; ``rowBase`` may move.
     func computeRow(_ state: Int32) {
         let set = sets[Int(state)]
-        var transitions: [ByteNFA.Transition] = []
-        for nfaState in set { transitions += nfa.states[Int(nfaState)].transitions }
         // Interval boundaries: every low and every high + 1.
-        var cuts: [Int] = [0, 256]
-        for transition in transitions {
-            cuts.append(Int(transition.low))
-            cuts.append(Int(transition.high) + 1)
+        var cutMarks = [Bool](repeating: false, count: 257)
+        cutMarks[0] = true
+        cutMarks[256] = true
+        var transitionCount = 0
+        for nfaState in set {
+            for transition in nfa.states[Int(nfaState)].transitions {
+                cutMarks[Int(transition.low)] = true
+                cutMarks[Int(transition.high) + 1] = true
+                transitionCount += 1
+            }
         }
-        cuts = Array(Set(cuts)).sorted()
         var row = [Int32](repeating: Self.dead, count: 256)
-        for (low, high) in zip(cuts, cuts.dropFirst()) where low < 256 {
-            let byte = UInt8(low)
-            let targets = transitions.filter { $0.low <= byte && byte <= $0.high }.map(\.target)
-            guard !targets.isEmpty else { continue }
-            let next = intern(closure(targets))
-            for index in low..<min(high, 256) { row[index] = next }
+        guard transitionCount > 0 else {
+            writeRow(state, row)
+            return
         }
+        var targets: [Int32] = []
+        var known: [[Int32]: Int32] = [:]
+        var low = 0
+        while low < 256 {
+            var high = low + 1
+            while !cutMarks[high] { high += 1 }
+            let byte = UInt8(low)
+            targets.removeAll(keepingCapacity: true)
+            for nfaState in set {
+                for transition in nfa.states[Int(nfaState)].transitions where transition.low <= byte && byte <= transition.high {
+                    targets.append(transition.target)
+                }
+            }
+            if !targets.isEmpty {
+                targets.sort()
+                let next: Int32
+                if let seen = known[targets] {
+                    next = seen
+                } else {
+                    next = intern(closure(targets))
+                    known[targets] = next
+                }
+                for index in low..<high { row[index] = next }
+            }
+            low = high
+        }
+        writeRow(state, row)
+    }
+
+    private func writeRow(_ state: Int32, _ row: [Int32]) {
         let base = Int(state) * 256
-        for index in 0..<256 { rowBase[base + index] = row[index] }
+        row.withUnsafeBufferPointer { source in
+            guard let from = source.baseAddress else { return }
+            (rowBase + base).update(from: from, count: 256)
+        }
     }
 
     /// The states reachable from `seeds` by ε-transitions and calls, keeping those that read a

@@ -20,10 +20,7 @@ struct NumberLanguage {
 
     /// Adds the automaton to `builder` and returns its fragment.
     func fragment(in builder: inout NFABuilder, pointer: String) throws(SchemaError) -> Fragment {
-        if isUnconstrained {
-            let syntax = integerOnly ? #"-?(0|[1-9][0-9]*)"# : #"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?"#
-            return try builder.regexFragment(syntax, spelling: .raw, pointer: pointer)
-        }
+        if isUnconstrained { return try syntaxFragment(in: &builder) }
         let divisor = try scaledDivisor(pointer: pointer)
         let explored = explore(divisor: divisor)
         guard let start = explored.start else {
@@ -37,6 +34,44 @@ struct NumberLanguage {
             if explored.accepting[state] { builder.epsilon(states[state], end) }
         }
         return Fragment(start: states[start], end: end)
+    }
+
+    /// The JSON number syntax, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` (integers stop
+    /// before the fraction), built directly.
+    private func syntaxFragment(in builder: inout NFABuilder) throws(SchemaError) -> Fragment {
+        let start = try builder.newState()
+        let afterSign = try builder.newState()
+        let integer = try builder.newState()  // after the integer part
+        let digits = try builder.newState()  // inside [1-9][0-9]*
+        let end = try builder.newState()
+        builder.transition(start, UInt8(ascii: "-"), UInt8(ascii: "-"), afterSign)
+        builder.epsilon(start, afterSign)
+        builder.transition(afterSign, UInt8(ascii: "0"), UInt8(ascii: "0"), integer)
+        builder.transition(afterSign, UInt8(ascii: "1"), UInt8(ascii: "9"), digits)
+        builder.transition(digits, UInt8(ascii: "0"), UInt8(ascii: "9"), digits)
+        builder.epsilon(digits, integer)
+        builder.epsilon(integer, end)
+        guard !integerOnly else { return Fragment(start: start, end: end) }
+        let dot = try builder.newState()
+        let fraction = try builder.newState()
+        let mark = try builder.newState()
+        let exponentSign = try builder.newState()
+        let exponent = try builder.newState()
+        builder.transition(integer, UInt8(ascii: "."), UInt8(ascii: "."), dot)
+        builder.transition(dot, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
+        builder.transition(fraction, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
+        builder.epsilon(fraction, end)
+        for source in [integer, fraction] {
+            builder.transition(source, UInt8(ascii: "e"), UInt8(ascii: "e"), mark)
+            builder.transition(source, UInt8(ascii: "E"), UInt8(ascii: "E"), mark)
+        }
+        builder.transition(mark, UInt8(ascii: "+"), UInt8(ascii: "+"), exponentSign)
+        builder.transition(mark, UInt8(ascii: "-"), UInt8(ascii: "-"), exponentSign)
+        builder.epsilon(mark, exponentSign)
+        builder.transition(exponentSign, UInt8(ascii: "0"), UInt8(ascii: "9"), exponent)
+        builder.transition(exponent, UInt8(ascii: "0"), UInt8(ascii: "9"), exponent)
+        builder.epsilon(exponent, end)
+        return Fragment(start: start, end: end)
     }
 
     /// `multipleOf` as an integer divisor of the value times 10^scale.
