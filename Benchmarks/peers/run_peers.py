@@ -32,7 +32,9 @@ class XGrammarEngine:
         self.bitmask = xgr.allocate_token_bitmask(1, self.size)
 
     def compile(self, schema):
-        compiled = self.compiler.compile_json_schema(json.dumps(schema), any_whitespace=self.flexible, strict_mode=self.strict)
+        # Compact JSON has no space after ',' and ':' (XGrammar's default separators have one).
+        separators = None if self.flexible else (",", ":")
+        compiled = self.compiler.compile_json_schema(json.dumps(schema), any_whitespace=self.flexible, separators=separators, strict_mode=self.strict)
         return self.xgr.GrammarMatcher(compiled)
 
     def mask(self, matcher):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the vocabulary file guided-bench and the peer script read, from a GGUF model.
 
-usage: make-vocabulary.py MODEL.gguf OUT.json
+usage: make-vocabulary.py MODEL.gguf OUT.json   (the first part of a split model is enough)
 
 OUT.json: {"eos_token_id": N, "tokens": [hex of each token's raw bytes], "special": [ids],
 "tokenizer": "gpt2" or "llama", "pieces": [the token strings as the GGUF stores them]}.
@@ -10,9 +10,8 @@ tokens (llama) turn '▁' into a space and <0xNN> into the byte NN. Control, use
 unused tokens are special: they never appear inside generated JSON.
 """
 import json
+import struct
 import sys
-
-from gguf import GGUFReader
 
 
 def gpt2_byte_decoder():
@@ -27,21 +26,54 @@ def gpt2_byte_decoder():
     return {chr(code): byte for byte, code in zip(printable, codes)}
 
 
-def field_value(reader, name):
-    field = reader.fields[name]
-    if len(field.data) == 1:
-        part = field.parts[field.data[0]]
-        return part.tobytes().decode("utf-8") if part.dtype.kind == "u" and part.dtype.itemsize == 1 else part[0]
-    return [field.parts[index] for index in field.data]
+def read_metadata(path):
+    """The key-value metadata of a GGUF file (version 2 or 3). Only the header is read, so the
+    first part of a model split into parts is enough."""
+    scalar = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
+    with open(path, "rb") as handle:
+        data = handle.read(64 << 20)
+    offset = 0
+
+    def take(fmt):
+        nonlocal offset
+        value = struct.unpack_from(fmt, data, offset)
+        offset += struct.calcsize(fmt)
+        return value[0]
+
+    def string():
+        nonlocal offset
+        length = take("<Q")
+        value = data[offset:offset + length].decode("utf-8", errors="replace")
+        offset += length
+        return value
+
+    def value(kind):
+        if kind == 8:
+            return string()
+        if kind == 9:
+            item_kind = take("<I")
+            return [value(item_kind) for _ in range(take("<Q"))]
+        return take(scalar[kind])
+
+    if data[:4] != b"GGUF":
+        raise SystemExit(f"{path}: not a GGUF file")
+    offset = 4
+    take("<I")  # version
+    take("<Q")  # tensor count
+    metadata = {}
+    for _ in range(take("<Q")):
+        key = string()
+        metadata[key] = value(take("<I"))
+    return metadata
 
 
 def main():
     model, out = sys.argv[1], sys.argv[2]
-    reader = GGUFReader(model)
-    kind = field_value(reader, "tokenizer.ggml.model")
-    pieces = [bytes(part).decode("utf-8") for part in field_value(reader, "tokenizer.ggml.tokens")]
-    types = [int(part[0]) for part in field_value(reader, "tokenizer.ggml.token_type")]
-    eos = int(field_value(reader, "tokenizer.ggml.eos_token_id"))
+    metadata = read_metadata(model)
+    kind = metadata["tokenizer.ggml.model"]
+    pieces = metadata["tokenizer.ggml.tokens"]
+    types = metadata["tokenizer.ggml.token_type"]
+    eos = int(metadata["tokenizer.ggml.eos_token_id"])
     decoder = gpt2_byte_decoder()
     tokens = []
     for piece, token_type in zip(pieces, types):
