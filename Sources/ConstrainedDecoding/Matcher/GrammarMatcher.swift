@@ -10,7 +10,9 @@ public final class GrammarMatcher {
     private var state: Int32
     /// The state before each token or byte run that was accepted, for ``rollback(_:)``.
     private var history: [Int32] = []
-    private var masks: [Int32: TokenBitset] = [:]
+    /// Masks by state id; `nil` until computed.
+    private var masks: [TokenBitset?] = []
+    private var cachedMaskCount = 0
     private var terminated = false
     /// The walk's states, by trie depth.
     private var walkStates: [Int32] = []
@@ -130,7 +132,8 @@ public final class GrammarMatcher {
             mask.removeAll()
             return
         }
-        if let cached = masks[state] {
+        let index = Int(state)
+        if index < masks.count, let cached = masks[index] {
             mask.assign(cached)
         } else {
             if addPlainTextTokens(&mask, vocabulary: vocabulary) {
@@ -141,8 +144,13 @@ public final class GrammarMatcher {
                 fill(&mask, trie: vocabulary.trie)
             }
             if dfa.isAccepting(state) { mask.insert(vocabulary.endOfText) }
-            if masks.count >= Self.maskCacheLimit { masks.removeAll(keepingCapacity: true) }
-            masks[state] = mask
+            if cachedMaskCount >= Self.maskCacheLimit {
+                masks = []
+                cachedMaskCount = 0
+            }
+            if index >= masks.count { masks += repeatElement(nil, count: index + 1 - masks.count) }
+            masks[index] = mask
+            cachedMaskCount += 1
         }
     }
 
