@@ -58,11 +58,13 @@ let package = Package(
         .library(name: "PartialJSON", targets: ["PartialJSON"]),
         .library(name: "GuidedGeneration", targets: ["GuidedGeneration"]),
         .library(name: "ConstrainedDecoding", targets: ["ConstrainedDecoding"]),
+        .library(name: "LlamaInference", targets: ["LlamaInference"]),
         .executable(name: "guided", targets: ["guided"]),
     ],
     targets: [
         .target(name: "PartialJSON"),
         .target(name: "ConstrainedDecoding"),
+        .target(name: "LlamaInference"),
         .macro(
             name: "GuidedGenerationMacros",
             // Without swift-syntax, only the file that explains what is missing is compiled.
@@ -79,6 +81,7 @@ let package = Package(
         ),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),
         .testTarget(name: "ConstrainedDecodingTests", dependencies: ["ConstrainedDecoding", "PartialJSON"]),
+        .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(

@@ -1,0 +1,36 @@
+import Foundation
+import LlamaInference
+import Testing
+
+/// The tokenizer against Hugging Face `tokenizers`, an independent implementation: the fixture
+/// holds 2,200 varied strings and the ids it gives them (`Tests/scripts/make-tokenizer-fixture.py`).
+@Suite struct TokenizerTests {
+    @Test func everyFixtureStringTokenizesIdentically() throws {
+        let tokenizer = try BPETokenizer(file: try TestModel.require())
+        let lines = try String(contentsOf: TestModel.fixtures.appendingPathComponent("smollm2-tokenizer.jsonl"), encoding: .utf8)
+            .split(separator: "\n")
+        #expect(lines.count >= 2000)
+        var mismatches = 0
+        for line in lines {
+            let entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let text = try #require(entry?["text"] as? String)
+            let expected = try #require(entry?["ids"] as? [Int]).map(Int32.init)
+            let ids = tokenizer.encode(text)
+            if ids != expected {
+                mismatches += 1
+                if mismatches <= 5 { Issue.record("\(text.debugDescription): \(ids) instead of \(expected)") }
+            }
+            #expect(tokenizer.decode(ids) == text)
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func specialTokensOnlyFromTemplates() throws {
+        let tokenizer = try BPETokenizer(file: try TestModel.require())
+        let text = "<|im_start|>user\nHi<|im_end|>"
+        #expect(tokenizer.encode(text, parsingSpecialTokens: true).first == 1)
+        #expect(tokenizer.encode(text, parsingSpecialTokens: true).last == 2)
+        #expect(!tokenizer.encode(text).contains(1))
+        #expect(tokenizer.specialTokens.contains(1) && tokenizer.endOfText == 2)
+    }
+}
