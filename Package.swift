@@ -73,7 +73,7 @@ let package = Package(
             linkerSettings: swiftSyntaxLinking
         ),
         .target(name: "GuidedGeneration", dependencies: ["PartialJSON", "GuidedGenerationMacros"]),
-        .executableTarget(name: "guided", dependencies: ["PartialJSON"]),
+        .executableTarget(name: "guided", dependencies: ["PartialJSON", "LlamaInference"]),
         .executableTarget(
             name: "guided-bench",
             dependencies: ["PartialJSON", "ConstrainedDecoding"],

@@ -6,10 +6,12 @@ enum CommandError: Error {
     case unreadable(String)
     /// The input is invalid.
     case invalidInput(String)
+    /// The model could not be found or fetched.
+    case modelUnavailable(String)
 
     var message: String {
         switch self {
-        case .usage(let text), .unreadable(let text), .invalidInput(let text): text
+        case .usage(let text), .unreadable(let text), .invalidInput(let text), .modelUnavailable(let text): text
         }
     }
 
@@ -18,6 +20,7 @@ enum CommandError: Error {
         case .usage: .usage
         case .unreadable: .unreadableInput
         case .invalidInput: .failure
+        case .modelUnavailable: .modelUnavailable
         }
     }
 }

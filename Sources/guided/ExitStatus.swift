@@ -8,4 +8,6 @@ enum ExitStatus: Int32 {
     case usage = 2
     /// A file could not be read.
     case unreadableInput = 3
+    /// The model could not be found or fetched.
+    case modelUnavailable = 4
 }

@@ -8,6 +8,9 @@ do {
     case "parse":
         try ParseCommand(arguments: Array(arguments.dropFirst())).run()
         status = .success
+    case "fetch-model":
+        try FetchModelCommand(arguments: Array(arguments.dropFirst())).run()
+        status = .success
     case "-h", "--help", "help":
         print(Usage.text)
         status = .success
