@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(name: "guided", dependencies: ["PartialJSON", "LlamaInference"]),
         .executableTarget(
             name: "guided-bench",
-            dependencies: ["PartialJSON", "ConstrainedDecoding"],
+            dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference"],
             path: "Benchmarks/guided-bench"
         ),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),

@@ -6,6 +6,13 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "json":
     JSONBenchmark(arguments: Array(arguments.dropFirst())).run()
+case "logits":
+    do {
+        try LogitsCommand(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
+        exit(1)
+    }
 case "masks":
     do {
         try MaskBenchmark(arguments: Array(arguments.dropFirst())).run()
@@ -24,6 +31,9 @@ default:
           masks --vocab VOCAB.json --cases CASES.jsonl --out OUT.jsonl
                 [--whitespace compact|flexible] [--extra-properties forbid|allow]
               schema compile time and per-token mask time over a tokenizer's vocabulary
+          logits --model PATH --text TEXT [--threads N]
+              tokenizes TEXT (no template), runs it, and prints {"tokens": [...], "top": [[id, logit], ...]}
+              with the 20 largest last-position logits
         """)
     exit(arguments.isEmpty || arguments.first == "--help" ? 0 : 2)
 }

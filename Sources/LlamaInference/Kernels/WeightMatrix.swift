@@ -1,0 +1,145 @@
+/// A weight matrix of a GGUF file, read in place: `rows` rows of `columns` elements, each row a
+/// run of blocks of its type. Products with a vector work on the blocks directly; no dequantized
+/// copy of the matrix is ever made.
+struct WeightMatrix: @unchecked Sendable {
+    let type: GGMLType
+    let rows: Int
+    let columns: Int
+    /// The matrix's bytes, inside the memory-mapped file (which outlives the model).
+    let base: UnsafeRawPointer
+    let rowBytes: Int
+
+    init(file: GGUFFile, tensor: GGUFTensorInfo) throws(GGUFError) {
+        guard tensor.type.isComputable else { throw .unsupportedTensorType(name: tensor.name, type: tensor.type.rawValue) }
+        guard tensor.dimensions.count <= 2 else { throw .invalidTensor(name: tensor.name, reason: "a matrix has at most 2 dimensions") }
+        type = tensor.type
+        columns = tensor.dimensions[0]
+        rows = tensor.dimensions.count == 2 ? tensor.dimensions[1] : 1
+        rowBytes = columns / type.blockSize * type.blockBytes
+        guard let pointer = file.data(of: tensor).baseAddress else {
+            throw .invalidTensor(name: tensor.name, reason: "no data")
+        }
+        base = pointer
+    }
+
+    /// `output[row] = dot(row of the matrix, input)` for `rows` in `range`.
+    func multiply(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, rows range: Range<Int>) {
+        for row in range {
+            output[row] = dot(row: row, input)
+        }
+    }
+
+    /// Copies row `row`, dequantized, into `output` (for embeddings).
+    func row(_ row: Int, into output: UnsafeMutablePointer<Float>) {
+        let pointer = base + row * rowBytes
+        switch type {
+        case .f32:
+            output.update(from: pointer.assumingMemoryBound(to: Float.self), count: columns)
+        case .f16:
+            for index in 0..<columns { output[index] = HalfFloat.float(pointer.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self)) }
+        case .q8_0:
+            for block in 0..<columns / 32 {
+                let blockPointer = pointer + block * 34
+                let scale = HalfFloat.float(blockPointer.loadUnaligned(as: UInt16.self))
+                let quants = (blockPointer + 2).assumingMemoryBound(to: Int8.self)
+                for index in 0..<32 { output[block * 32 + index] = Float(quants[index]) * scale }
+            }
+        case .q4_0, .q4_1:
+            let blockBytes = type.blockBytes
+            for block in 0..<columns / 32 {
+                let blockPointer = pointer + block * blockBytes
+                let scale = HalfFloat.float(blockPointer.loadUnaligned(as: UInt16.self))
+                let minimum = type == .q4_1 ? HalfFloat.float(blockPointer.loadUnaligned(fromByteOffset: 2, as: UInt16.self)) : -8 * scale
+                let quants = (blockPointer + (type == .q4_1 ? 4 : 2)).assumingMemoryBound(to: UInt8.self)
+                for index in 0..<16 {
+                    output[block * 32 + index] = Float(quants[index] & 0x0F) * scale + minimum
+                    output[block * 32 + index + 16] = Float(quants[index] >> 4) * scale + minimum
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    /// The dot product of row `row` with `input`.
+    @inline(__always)
+    func dot(row: Int, _ input: UnsafePointer<Float>) -> Float {
+        let pointer = base + row * rowBytes
+        switch type {
+        case .q4_1: return Self.dotQ4(pointer, input, blocks: columns / 32, hasMinimum: true)
+        case .q4_0: return Self.dotQ4(pointer, input, blocks: columns / 32, hasMinimum: false)
+        case .q8_0: return Self.dotQ8(pointer, input, blocks: columns / 32)
+        case .f32:
+            let values = pointer.assumingMemoryBound(to: Float.self)
+            var sum: Float = 0
+            for index in 0..<columns { sum += values[index] * input[index] }
+            return sum
+        case .f16:
+            var sum: Float = 0
+            for index in 0..<columns { sum += HalfFloat.float(pointer.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self)) * input[index] }
+            return sum
+        default:
+            return 0
+        }
+    }
+
+    @inline(__always)
+    private static func dotQ4(_ pointer: UnsafeRawPointer, _ input: UnsafePointer<Float>, blocks: Int, hasMinimum: Bool) -> Float {
+        let blockBytes = hasMinimum ? 20 : 18
+        let quantOffset = hasMinimum ? 4 : 2
+        var total: Float = 0
+        for block in 0..<blocks {
+            let blockPointer = pointer + block * blockBytes
+            let scale = HalfFloat.float(blockPointer.loadUnaligned(as: UInt16.self))
+            let x = input + block * 32
+            let low = SIMD16<Float>(x)
+            let high = SIMD16<Float>(x + 16)
+            let packed = SIMD16<UInt8>(UnsafeRawBufferPointer(start: blockPointer + quantOffset, count: 16))
+            let lowQuants = SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: packed & 0x0F))
+            let highQuants = SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: packed &>> 4))
+            let quantDot = (lowQuants * low + highQuants * high).sum()
+            if hasMinimum {
+                let minimum = HalfFloat.float(blockPointer.loadUnaligned(fromByteOffset: 2, as: UInt16.self))
+                total += scale * quantDot + minimum * (low + high).sum()
+            } else {
+                total += scale * (quantDot - 8 * (low + high).sum())
+            }
+        }
+        return total
+    }
+
+    @inline(__always)
+    private static func dotQ8(_ pointer: UnsafeRawPointer, _ input: UnsafePointer<Float>, blocks: Int) -> Float {
+        var total: Float = 0
+        for block in 0..<blocks {
+            let blockPointer = pointer + block * 34
+            let scale = HalfFloat.float(blockPointer.loadUnaligned(as: UInt16.self))
+            let x = input + block * 32
+            let quants = UnsafeRawBufferPointer(start: blockPointer + 2, count: 32)
+            let first = SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: SIMD16<Int8>(UnsafeRawBufferPointer(rebasing: quants[0..<16]))))
+            let second = SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: SIMD16<Int8>(UnsafeRawBufferPointer(rebasing: quants[16..<32]))))
+            let sum = first * SIMD16<Float>(x) + second * SIMD16<Float>(x + 16)
+            total += scale * sum.sum()
+        }
+        return total
+    }
+}
+
+extension SIMD16 where Scalar == UInt8 {
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self = bytes.loadUnaligned(as: SIMD16<UInt8>.self)
+    }
+}
+
+extension SIMD16 where Scalar == Int8 {
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self = bytes.loadUnaligned(as: SIMD16<Int8>.self)
+    }
+}
+
+extension SIMD16 where Scalar == Float {
+    /// The 16 floats from `values` on.
+    init(_ values: UnsafePointer<Float>) {
+        self = UnsafeRawPointer(values).loadUnaligned(as: SIMD16<Float>.self)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// One sequence running through a ``LlamaModel``: its KV cache and scratch buffers. Feed tokens
+/// with ``evaluate(_:)`` and read the logits of the last one; ``truncate(to:)`` drops the end of
+/// the cache so that a shared prefix is computed once.
+public final class InferenceSession {
+    public let model: LlamaModel
+    /// How many positions the cache holds.
+    public let contextLength: Int
+    /// How many positions are in the cache.
+    public private(set) var position = 0
+
+    private let keys: UnsafeMutablePointer<Float>
+    private let values: UnsafeMutablePointer<Float>
+    private let hidden: UnsafeMutablePointer<Float>
+    private let normed: UnsafeMutablePointer<Float>
+    private let query: UnsafeMutablePointer<Float>
+    private let attention: UnsafeMutablePointer<Float>
+    private let projected: UnsafeMutablePointer<Float>
+    private let gate: UnsafeMutablePointer<Float>
+    private let up: UnsafeMutablePointer<Float>
+    private let scores: UnsafeMutablePointer<Float>
+    private let ropeFrequencies: [Float]
+    /// The logits of the last token evaluated.
+    public let logits: UnsafeMutableBufferPointer<Float>
+
+    /// Why tokens cannot be evaluated.
+    public enum InferenceError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The tokens do not fit in the context.
+        case contextFull(needed: Int, available: Int)
+        /// A token id outside the vocabulary.
+        case invalidToken(Int32)
+
+        public var description: String {
+            switch self {
+            case .contextFull(let needed, let available): "\(needed) tokens do not fit in the \(available) positions left in the context"
+            case .invalidToken(let token): "token \(token) is not in the vocabulary"
+            }
+        }
+    }
+
+    public init(model: LlamaModel, contextLength: Int = 2048) {
+        self.model = model
+        let configuration = model.configuration
+        self.contextLength = max(1, min(contextLength, configuration.contextLength))
+        let cacheSize = configuration.layerCount * self.contextLength * configuration.keyValueDimension
+        keys = .allocate(capacity: cacheSize)
+        values = .allocate(capacity: cacheSize)
+        let width = configuration.embeddingLength
+        hidden = .allocate(capacity: width)
+        normed = .allocate(capacity: width)
+        query = .allocate(capacity: width)
+        attention = .allocate(capacity: width)
+        projected = .allocate(capacity: width)
+        gate = .allocate(capacity: configuration.feedForwardLength)
+        up = .allocate(capacity: configuration.feedForwardLength)
+        scores = .allocate(capacity: self.contextLength)
+        logits = .allocate(capacity: configuration.vocabularySize)
+        logits.initialize(repeating: 0)
+        let half = configuration.headDimension / 2
+        ropeFrequencies = (0..<half).map { index in
+            1 / powf(configuration.ropeBase, Float(2 * index) / Float(configuration.headDimension))
+        }
+    }
+
+    deinit {
+        for buffer in [keys, values, hidden, normed, query, attention, projected, gate, up, scores] { buffer.deallocate() }
+        logits.deallocate()
+    }
+
+    /// Drops the cache after `count` positions, so that evaluation continues from there.
+    public func truncate(to count: Int) {
+        position = max(0, min(count, position))
+    }
+
+    /// Runs `tokens` through the model, appending them to the cache; ``logits`` then holds the
+    /// logits that follow the last one.
+    public func evaluate(_ tokens: [Int32]) throws(InferenceError) {
+        guard position + tokens.count <= contextLength else {
+            throw .contextFull(needed: tokens.count, available: contextLength - position)
+        }
+        for token in tokens {
+            guard token >= 0, Int(token) < model.configuration.vocabularySize else { throw .invalidToken(token) }
+        }
+        for (index, token) in tokens.enumerated() {
+            step(token, computingLogits: index == tokens.count - 1)
+        }
+    }
+
+    private func step(_ token: Int32, computingLogits: Bool) {
+        let configuration = model.configuration
+        let width = configuration.embeddingLength
+        let headDimension = configuration.headDimension
+        let kvDimension = configuration.keyValueDimension
+        let group = configuration.headCount / configuration.keyValueHeadCount
+        let scale = 1 / sqrtf(Float(headDimension))
+        model.embeddings.row(Int(token), into: hidden)
+        for (layerIndex, layer) in model.layers.enumerated() {
+            let layerBase = layerIndex * contextLength * kvDimension
+            let keyRow = keys + layerBase + position * kvDimension
+            let valueRow = values + layerBase + position * kvDimension
+            rmsNorm(hidden, layer.attentionNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
+            model.multiply(layer.query, normed, into: query)
+            model.multiply(layer.key, normed, into: keyRow)
+            model.multiply(layer.value, normed, into: valueRow)
+            rotate(query, heads: configuration.headCount, headDimension: headDimension)
+            rotate(keyRow, heads: configuration.keyValueHeadCount, headDimension: headDimension)
+            for head in 0..<configuration.headCount {
+                let q = query + head * headDimension
+                let kvHead = head / group
+                var maximum = -Float.infinity
+                for past in 0...position {
+                    let k = keys + layerBase + past * kvDimension + kvHead * headDimension
+                    var dot: Float = 0
+                    for index in 0..<headDimension { dot += q[index] * k[index] }
+                    scores[past] = dot * scale
+                    maximum = max(maximum, scores[past])
+                }
+                var total: Float = 0
+                for past in 0...position {
+                    scores[past] = expf(scores[past] - maximum)
+                    total += scores[past]
+                }
+                let out = attention + head * headDimension
+                out.update(repeating: 0, count: headDimension)
+                for past in 0...position {
+                    let weight = scores[past] / total
+                    let v = values + layerBase + past * kvDimension + kvHead * headDimension
+                    for index in 0..<headDimension { out[index] += weight * v[index] }
+                }
+            }
+            model.multiply(layer.attentionOutput, attention, into: projected)
+            for index in 0..<width { hidden[index] += projected[index] }
+            rmsNorm(hidden, layer.feedForwardNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
+            model.multiply(layer.gate, normed, into: gate)
+            model.multiply(layer.up, normed, into: up)
+            for index in 0..<configuration.feedForwardLength {
+                let g = gate[index]
+                gate[index] = g / (1 + expf(-g)) * up[index]
+            }
+            model.multiply(layer.down, gate, into: projected)
+            for index in 0..<width { hidden[index] += projected[index] }
+        }
+        position += 1
+        guard computingLogits, let logitsBase = logits.baseAddress else { return }
+        rmsNorm(hidden, model.outputNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
+        model.multiply(model.output, normed, into: logitsBase)
+    }
+
+    private func rmsNorm(_ input: UnsafePointer<Float>, _ weight: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, epsilon: Float) {
+        var sum: Float = 0
+        for index in 0..<count { sum += input[index] * input[index] }
+        let factor = 1 / sqrtf(sum / Float(count) + epsilon)
+        for index in 0..<count { output[index] = input[index] * factor * weight[index] }
+    }
+
+    /// Rotary embedding as llama.cpp applies it to this architecture: adjacent pairs rotate.
+    private func rotate(_ vector: UnsafeMutablePointer<Float>, heads: Int, headDimension: Int) {
+        let position = Float(self.position)
+        for (pair, frequency) in ropeFrequencies.enumerated() {
+            let angle = position * frequency
+            let cosine = cosf(angle)
+            let sine = sinf(angle)
+            for head in 0..<heads {
+                let base = vector + head * headDimension + 2 * pair
+                let x0 = base[0]
+                let x1 = base[1]
+                base[0] = x0 * cosine - x1 * sine
+                base[1] = x0 * sine + x1 * cosine
+            }
+        }
+    }
+}

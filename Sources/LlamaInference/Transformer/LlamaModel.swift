@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+
+/// A Llama-family transformer running on the CPU from a memory-mapped GGUF file: embeddings (tied
+/// to the output when there is no `output.weight`), RMSNorm, rotary embeddings as llama.cpp
+/// applies them, grouped-query attention, a SwiGLU feed-forward network, and a KV cache.
+public final class LlamaModel: @unchecked Sendable {
+    struct Layer {
+        let attentionNorm: UnsafeBufferPointer<Float>
+        let query: WeightMatrix
+        let key: WeightMatrix
+        let value: WeightMatrix
+        let attentionOutput: WeightMatrix
+        let feedForwardNorm: UnsafeBufferPointer<Float>
+        let gate: WeightMatrix
+        let up: WeightMatrix
+        let down: WeightMatrix
+    }
+
+    public let configuration: LlamaConfiguration
+    /// The file the weights are read from, kept open while the model lives.
+    public let file: GGUFFile
+    let embeddings: WeightMatrix
+    let output: WeightMatrix
+    let outputNorm: UnsafeBufferPointer<Float>
+    let layers: [Layer]
+    /// How many threads the matrix products use.
+    public let threadCount: Int
+
+    public init(file: GGUFFile, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount) throws(GGUFError) {
+        self.file = file
+        configuration = try LlamaConfiguration(file: file)
+        self.threadCount = max(1, threadCount)
+        func tensor(_ name: String) throws(GGUFError) -> GGUFTensorInfo {
+            guard let info = file.tensorsByName[name] else { throw .missingKey("tensor \(name)") }
+            return info
+        }
+        func matrix(_ name: String, rows: Int, columns: Int) throws(GGUFError) -> WeightMatrix {
+            let weights = try WeightMatrix(file: file, tensor: try tensor(name))
+            guard weights.rows == rows, weights.columns == columns else {
+                throw .invalidTensor(name: name, reason: "\(weights.columns)x\(weights.rows) instead of \(columns)x\(rows)")
+            }
+            return weights
+        }
+        func vector(_ name: String, count: Int) throws(GGUFError) -> UnsafeBufferPointer<Float> {
+            let info = try tensor(name)
+            guard info.type == .f32, info.elementCount == count else {
+                throw .invalidTensor(name: name, reason: "expected \(count) F32 values")
+            }
+            return file.data(of: info).bindMemory(to: Float.self)
+        }
+        let width = configuration.embeddingLength
+        let vocabulary = configuration.vocabularySize
+        embeddings = try matrix("token_embd.weight", rows: vocabulary, columns: width)
+        output = file.tensorsByName["output.weight"] != nil ? try matrix("output.weight", rows: vocabulary, columns: width) : embeddings
+        outputNorm = try vector("output_norm.weight", count: width)
+        var layers: [Layer] = []
+        for index in 0..<configuration.layerCount {
+            let prefix = "blk.\(index)."
+            layers.append(
+                Layer(
+                    attentionNorm: try vector(prefix + "attn_norm.weight", count: width),
+                    query: try matrix(prefix + "attn_q.weight", rows: width, columns: width),
+                    key: try matrix(prefix + "attn_k.weight", rows: configuration.keyValueDimension, columns: width),
+                    value: try matrix(prefix + "attn_v.weight", rows: configuration.keyValueDimension, columns: width),
+                    attentionOutput: try matrix(prefix + "attn_output.weight", rows: width, columns: width),
+                    feedForwardNorm: try vector(prefix + "ffn_norm.weight", count: width),
+                    gate: try matrix(prefix + "ffn_gate.weight", rows: configuration.feedForwardLength, columns: width),
+                    up: try matrix(prefix + "ffn_up.weight", rows: configuration.feedForwardLength, columns: width),
+                    down: try matrix(prefix + "ffn_down.weight", rows: width, columns: configuration.feedForwardLength)))
+        }
+        self.layers = layers
+    }
+
+    /// `output = matrix × input`, the rows split across threads.
+    func multiply(_ matrix: WeightMatrix, _ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
+        let rows = matrix.rows
+        let chunks = min(threadCount, max(1, rows / 64))
+        if chunks == 1 {
+            matrix.multiply(input, into: output, rows: 0..<rows)
+            return
+        }
+        let outputAddress = UInt(bitPattern: output)
+        let inputAddress = UInt(bitPattern: input)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let start = rows * chunk / chunks
+            let end = rows * (chunk + 1) / chunks
+            matrix.multiply(
+                UnsafePointer(bitPattern: inputAddress).unsafelyUnwrapped,
+                into: UnsafeMutablePointer(bitPattern: outputAddress).unsafelyUnwrapped, rows: start..<end)
+        }
+    }
+}
