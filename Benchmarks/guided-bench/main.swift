@@ -6,6 +6,13 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "json":
     JSONBenchmark(arguments: Array(arguments.dropFirst())).run()
+case "decode":
+    do {
+        try DecodeBenchmark(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
+        exit(1)
+    }
 case "logits":
     do {
         try LogitsCommand(arguments: Array(arguments.dropFirst())).run()
@@ -31,6 +38,8 @@ default:
           masks --vocab VOCAB.json --cases CASES.jsonl --out OUT.jsonl
                 [--whitespace compact|flexible] [--extra-properties forbid|allow]
               schema compile time and per-token mask time over a tokenizer's vocabulary
+          decode [--model PATH] [--threads N] [--prompt-tokens 128] [--generate 128] [--runs 3]
+              prefill and decode speed of the local model, and peak memory
           logits --model PATH --text TEXT [--threads N]
               tokenizes TEXT (no template), runs it, and prints {"tokens": [...], "top": [[id, logit], ...]}
               with the 20 largest last-position logits

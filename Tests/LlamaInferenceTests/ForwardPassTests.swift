@@ -29,6 +29,7 @@ import Testing
             #expect(expected.count == session.logits.count)
             var largest: Float = 0
             for (position, value) in expected.enumerated() { largest = max(largest, abs(value - session.logits[position])) }
+            print("prompt \(index): max abs logit difference from the reference \(largest)")
             #expect(largest < Self.tolerance, "prompt \(index): max abs difference \(largest)")
             let top = session.logits.indices.sorted { session.logits[$0] > session.logits[$1] }.prefix(10)
             #expect(Array(top) == reference.top10, "prompt \(index)")

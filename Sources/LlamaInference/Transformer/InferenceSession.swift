@@ -21,6 +21,11 @@ public final class InferenceSession {
     private let up: UnsafeMutablePointer<Float>
     private let scores: UnsafeMutablePointer<Float>
     private let ropeFrequencies: [Float]
+    /// The input of the current matrix products, quantized.
+    private var quantized: QuantizedVector
+    /// How many tokens a prefill batch holds.
+    public static let batchSize = 64
+
     /// The logits of the last token evaluated.
     public let logits: UnsafeMutableBufferPointer<Float>
 
@@ -56,6 +61,7 @@ public final class InferenceSession {
         up = .allocate(capacity: configuration.feedForwardLength)
         scores = .allocate(capacity: self.contextLength)
         logits = .allocate(capacity: configuration.vocabularySize)
+        quantized = QuantizedVector(capacity: max(width, configuration.feedForwardLength))
         logits.initialize(repeating: 0)
         let half = configuration.headDimension / 2
         ropeFrequencies = (0..<half).map { index in
@@ -66,6 +72,7 @@ public final class InferenceSession {
     deinit {
         for buffer in [keys, values, hidden, normed, query, attention, projected, gate, up, scores] { buffer.deallocate() }
         logits.deallocate()
+        quantized.deallocate()
     }
 
     /// Drops the cache after `count` positions, so that evaluation continues from there.
@@ -82,8 +89,16 @@ public final class InferenceSession {
         for token in tokens {
             guard token >= 0, Int(token) < model.configuration.vocabularySize else { throw .invalidToken(token) }
         }
-        for (index, token) in tokens.enumerated() {
-            step(token, computingLogits: index == tokens.count - 1)
+        // Several tokens go through in batches; one token at a time uses the decode path.
+        var start = 0
+        while start < tokens.count {
+            let end = min(start + Self.batchSize, tokens.count)
+            if end - start == 1 {
+                step(tokens[start], computingLogits: end == tokens.count)
+            } else {
+                prefill(tokens[start..<end], computingLogits: end == tokens.count)
+            }
+            start = end
         }
     }
 
@@ -92,59 +107,135 @@ public final class InferenceSession {
         let width = configuration.embeddingLength
         let headDimension = configuration.headDimension
         let kvDimension = configuration.keyValueDimension
-        let group = configuration.headCount / configuration.keyValueHeadCount
-        let scale = 1 / sqrtf(Float(headDimension))
         model.embeddings.row(Int(token), into: hidden)
         for (layerIndex, layer) in model.layers.enumerated() {
             let layerBase = layerIndex * contextLength * kvDimension
             let keyRow = keys + layerBase + position * kvDimension
             let valueRow = values + layerBase + position * kvDimension
             rmsNorm(hidden, layer.attentionNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
-            model.multiply(layer.query, normed, into: query)
-            model.multiply(layer.key, normed, into: keyRow)
-            model.multiply(layer.value, normed, into: valueRow)
-            rotate(query, heads: configuration.headCount, headDimension: headDimension)
-            rotate(keyRow, heads: configuration.keyValueHeadCount, headDimension: headDimension)
-            for head in 0..<configuration.headCount {
-                let q = query + head * headDimension
-                let kvHead = head / group
-                var maximum = -Float.infinity
-                for past in 0...position {
-                    let k = keys + layerBase + past * kvDimension + kvHead * headDimension
-                    var dot: Float = 0
-                    for index in 0..<headDimension { dot += q[index] * k[index] }
-                    scores[past] = dot * scale
-                    maximum = max(maximum, scores[past])
-                }
-                var total: Float = 0
-                for past in 0...position {
-                    scores[past] = expf(scores[past] - maximum)
-                    total += scores[past]
-                }
-                let out = attention + head * headDimension
-                out.update(repeating: 0, count: headDimension)
-                for past in 0...position {
-                    let weight = scores[past] / total
-                    let v = values + layerBase + past * kvDimension + kvHead * headDimension
-                    for index in 0..<headDimension { out[index] += weight * v[index] }
-                }
-            }
-            model.multiply(layer.attentionOutput, attention, into: projected)
+            quantized.quantize(normed, count: width)
+            model.multiply(layer.query, quantized, into: query)
+            model.multiply(layer.key, quantized, into: keyRow)
+            model.multiply(layer.value, quantized, into: valueRow)
+            rotate(query, heads: configuration.headCount, headDimension: headDimension, at: position)
+            rotate(keyRow, heads: configuration.keyValueHeadCount, headDimension: headDimension, at: position)
+            attend(query, into: attention, layerBase: layerBase, upTo: position)
+            quantized.quantize(attention, count: width)
+            model.multiply(layer.attentionOutput, quantized, into: projected)
             for index in 0..<width { hidden[index] += projected[index] }
             rmsNorm(hidden, layer.feedForwardNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
-            model.multiply(layer.gate, normed, into: gate)
-            model.multiply(layer.up, normed, into: up)
+            quantized.quantize(normed, count: width)
+            model.multiply(layer.gate, quantized, into: gate)
+            model.multiply(layer.up, quantized, into: up)
             for index in 0..<configuration.feedForwardLength {
                 let g = gate[index]
                 gate[index] = g / (1 + expf(-g)) * up[index]
             }
-            model.multiply(layer.down, gate, into: projected)
+            quantized.quantize(gate, count: configuration.feedForwardLength)
+            model.multiply(layer.down, quantized, into: projected)
             for index in 0..<width { hidden[index] += projected[index] }
         }
         position += 1
-        guard computingLogits, let logitsBase = logits.baseAddress else { return }
-        rmsNorm(hidden, model.outputNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
-        model.multiply(model.output, normed, into: logitsBase)
+        computeLogits(computingLogits)
+    }
+
+    /// The logits after the hidden state, when asked.
+    private func computeLogits(_ asked: Bool) {
+        guard asked, let logitsBase = logits.baseAddress else { return }
+        let configuration = model.configuration
+        rmsNorm(hidden, model.outputNorm, into: normed, count: configuration.embeddingLength, epsilon: configuration.normEpsilon)
+        quantized.quantize(normed, count: configuration.embeddingLength)
+        model.multiply(model.output, quantized, into: logitsBase)
+    }
+
+    /// Attention of one position's query over the cached keys and values up to `last`.
+    private func attend(_ query: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, layerBase: Int, upTo last: Int) {
+        let configuration = model.configuration
+        let headDimension = configuration.headDimension
+        let kvDimension = configuration.keyValueDimension
+        let group = configuration.headCount / configuration.keyValueHeadCount
+        let scale = 1 / sqrtf(Float(headDimension))
+        for head in 0..<configuration.headCount {
+            let q = query + head * headDimension
+            let kvHead = head / group
+            var maximum = -Float.infinity
+            for past in 0...last {
+                let k = keys + layerBase + past * kvDimension + kvHead * headDimension
+                var dot: Float = 0
+                for index in 0..<headDimension { dot += q[index] * k[index] }
+                scores[past] = dot * scale
+                maximum = max(maximum, scores[past])
+            }
+            var total: Float = 0
+            for past in 0...last {
+                scores[past] = expf(scores[past] - maximum)
+                total += scores[past]
+            }
+            let out = output + head * headDimension
+            out.update(repeating: 0, count: headDimension)
+            for past in 0...last {
+                let weight = scores[past] / total
+                let v = values + layerBase + past * kvDimension + kvHead * headDimension
+                for index in 0..<headDimension { out[index] += weight * v[index] }
+            }
+        }
+    }
+
+    /// Runs several tokens at once: each weight row is decoded once for all of them.
+    private func prefill(_ tokens: ArraySlice<Int32>, computingLogits: Bool) {
+        let configuration = model.configuration
+        let count = tokens.count
+        let width = configuration.embeddingLength
+        let kvDimension = configuration.keyValueDimension
+        let feedForward = configuration.feedForwardLength
+        let hiddens = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
+        let normeds = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
+        let queries = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
+        let attentions = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
+        let projections = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
+        let newKeys = UnsafeMutablePointer<Float>.allocate(capacity: count * kvDimension)
+        let newValues = UnsafeMutablePointer<Float>.allocate(capacity: count * kvDimension)
+        let gates = UnsafeMutablePointer<Float>.allocate(capacity: count * feedForward)
+        let ups = UnsafeMutablePointer<Float>.allocate(capacity: count * feedForward)
+        defer {
+            for buffer in [hiddens, normeds, queries, attentions, projections, newKeys, newValues, gates, ups] { buffer.deallocate() }
+        }
+        for (offset, token) in tokens.enumerated() { model.embeddings.row(Int(token), into: hiddens + offset * width) }
+        for (layerIndex, layer) in model.layers.enumerated() {
+            let layerBase = layerIndex * contextLength * kvDimension
+            for offset in 0..<count {
+                rmsNorm(hiddens + offset * width, layer.attentionNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
+            }
+            model.multiply(layer.query, batch: normeds, count: count, into: queries)
+            model.multiply(layer.key, batch: normeds, count: count, into: newKeys)
+            model.multiply(layer.value, batch: normeds, count: count, into: newValues)
+            for offset in 0..<count {
+                let at = position + offset
+                rotate(queries + offset * width, heads: configuration.headCount, headDimension: configuration.headDimension, at: at)
+                rotate(newKeys + offset * kvDimension, heads: configuration.keyValueHeadCount, headDimension: configuration.headDimension, at: at)
+                (keys + layerBase + at * kvDimension).update(from: newKeys + offset * kvDimension, count: kvDimension)
+                (values + layerBase + at * kvDimension).update(from: newValues + offset * kvDimension, count: kvDimension)
+            }
+            for offset in 0..<count {
+                attend(queries + offset * width, into: attentions + offset * width, layerBase: layerBase, upTo: position + offset)
+            }
+            model.multiply(layer.attentionOutput, batch: attentions, count: count, into: projections)
+            for index in 0..<count * width { hiddens[index] += projections[index] }
+            for offset in 0..<count {
+                rmsNorm(hiddens + offset * width, layer.feedForwardNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
+            }
+            model.multiply(layer.gate, batch: normeds, count: count, into: gates)
+            model.multiply(layer.up, batch: normeds, count: count, into: ups)
+            for index in 0..<count * feedForward {
+                let g = gates[index]
+                gates[index] = g / (1 + expf(-g)) * ups[index]
+            }
+            model.multiply(layer.down, batch: gates, count: count, into: projections)
+            for index in 0..<count * width { hiddens[index] += projections[index] }
+        }
+        position += count
+        hidden.update(from: hiddens + (count - 1) * width, count: width)
+        computeLogits(computingLogits)
     }
 
     private func rmsNorm(_ input: UnsafePointer<Float>, _ weight: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, epsilon: Float) {
@@ -155,8 +246,8 @@ public final class InferenceSession {
     }
 
     /// Rotary embedding as llama.cpp applies it to this architecture: adjacent pairs rotate.
-    private func rotate(_ vector: UnsafeMutablePointer<Float>, heads: Int, headDimension: Int) {
-        let position = Float(self.position)
+    private func rotate(_ vector: UnsafeMutablePointer<Float>, heads: Int, headDimension: Int, at position: Int) {
+        let position = Float(position)
         for (pair, frequency) in ropeFrequencies.enumerated() {
             let angle = position * frequency
             let cosine = cosf(angle)

@@ -72,8 +72,24 @@ public final class LlamaModel: @unchecked Sendable {
         self.layers = layers
     }
 
-    /// `output = matrix × input`, the rows split across threads.
-    func multiply(_ matrix: WeightMatrix, _ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
+    /// `outputs[t] = matrix × inputs[t]` for `count` vectors, the rows split across threads.
+    func multiply(_ matrix: WeightMatrix, batch inputs: UnsafePointer<Float>, count: Int, into outputs: UnsafeMutablePointer<Float>) {
+        let rows = matrix.rows
+        let chunks = min(threadCount, max(1, rows / 16))
+        let outputAddress = UInt(bitPattern: outputs)
+        let inputAddress = UInt(bitPattern: inputs)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: matrix.columns)
+            defer { scratch.deallocate() }
+            matrix.multiply(
+                batch: UnsafePointer(bitPattern: inputAddress).unsafelyUnwrapped, inputStride: matrix.columns, count: count,
+                into: UnsafeMutablePointer(bitPattern: outputAddress).unsafelyUnwrapped, outputStride: rows,
+                rows: rows * chunk / chunks..<rows * (chunk + 1) / chunks, scratch: scratch)
+        }
+    }
+
+    /// `output = matrix × input` with the input quantized to 16 bits, the rows split across threads.
+    func multiply(_ matrix: WeightMatrix, _ input: QuantizedVector, into output: UnsafeMutablePointer<Float>) {
         let rows = matrix.rows
         let chunks = min(threadCount, max(1, rows / 64))
         if chunks == 1 {
@@ -81,13 +97,10 @@ public final class LlamaModel: @unchecked Sendable {
             return
         }
         let outputAddress = UInt(bitPattern: output)
-        let inputAddress = UInt(bitPattern: input)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let start = rows * chunk / chunks
             let end = rows * (chunk + 1) / chunks
-            matrix.multiply(
-                UnsafePointer(bitPattern: inputAddress).unsafelyUnwrapped,
-                into: UnsafeMutablePointer(bitPattern: outputAddress).unsafelyUnwrapped, rows: start..<end)
+            matrix.multiply(input, into: UnsafeMutablePointer(bitPattern: outputAddress).unsafelyUnwrapped, rows: start..<end)
         }
     }
 }
