@@ -19,7 +19,7 @@ struct DecodeBenchmark {
             case "--prompt-tokens": promptTokens = remaining.popFirst().flatMap(Int.init) ?? promptTokens
             case "--generate": generate = remaining.popFirst().flatMap(Int.init) ?? generate
             case "--runs": runs = remaining.popFirst().flatMap(Int.init) ?? runs
-            default: throw MaskBenchmark.UsageError(description: "unknown option \(argument)")
+            default: throw UsageError(description: "unknown option \(argument)")
             }
         }
         if modelPath.isEmpty { modelPath = ModelStore.defaultModelPath }

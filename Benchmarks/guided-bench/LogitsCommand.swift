@@ -15,10 +15,10 @@ struct LogitsCommand {
             case "--model": modelPath = remaining.popFirst() ?? ""
             case "--text": text = remaining.popFirst() ?? ""
             case "--threads": threads = remaining.popFirst().flatMap(Int.init) ?? threads
-            default: throw MaskBenchmark.UsageError(description: "unknown option \(argument)")
+            default: throw UsageError(description: "unknown option \(argument)")
             }
         }
-        guard !modelPath.isEmpty, !text.isEmpty else { throw MaskBenchmark.UsageError(description: "logits needs --model PATH --text TEXT") }
+        guard !modelPath.isEmpty, !text.isEmpty else { throw UsageError(description: "logits needs --model PATH --text TEXT") }
     }
 
     func run() throws {

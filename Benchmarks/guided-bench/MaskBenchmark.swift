@@ -11,11 +11,6 @@ struct MaskBenchmark {
     var outputPath = ""
     var options = CompileOptions()
 
-    /// Why the benchmark cannot run.
-    struct UsageError: Error, CustomStringConvertible {
-        let description: String
-    }
-
     init(arguments: [String]) throws {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -73,15 +68,15 @@ struct MaskBenchmark {
             let tokens = (testCase["tokens"]?.arrayValue ?? []).compactMap { $0.numberValue.flatMap { try? $0.intValue() }.map(Int32.init) }
             var record = JSONObject()
             record.append(key: "id", value: .string(id))
-            var grammar: CompiledGrammar?
+            var result: Result<CompiledGrammar, SchemaError>?
             let compileTime = clock.measure {
-                grammar = try? CompiledGrammar(jsonSchema: schema, options: options)
+                result = Result { () throws(SchemaError) in try CompiledGrammar(jsonSchema: schema, options: options) }
             }
             let compileMilliseconds = compileTime.milliseconds
             record.append(key: "compile_ms", value: .number(JSONNumber(compileMilliseconds) ?? 0))
-            guard let grammar else {
+            guard case .success(let grammar)? = result else {
                 refused += 1
-                let message = (try? CompiledGrammar(jsonSchema: schema, options: options)).map { _ in "" } ?? Self.errorText(schema, options)
+                let message = if case .failure(let error)? = result { error.description } else { "" }
                 record.append(key: "accepted", value: .bool(false))
                 record.append(key: "reject_at", value: .null)
                 record.append(key: "mask_us", value: .array([]))
@@ -118,15 +113,6 @@ struct MaskBenchmark {
         print("cases: \(lines.count), compiled: \(lines.count - refused), accepted: \(accepted)")
         print("compile ms   p50 \(Self.format(Self.percentile(compileTimes, 50)))  p99 \(Self.format(Self.percentile(compileTimes, 99)))  max \(Self.format(compileTimes.max() ?? 0))")
         print("mask µs      p50 \(Self.format(Self.percentile(maskTimes, 50)))  p99 \(Self.format(Self.percentile(maskTimes, 99)))  max \(Self.format(maskTimes.max() ?? 0))")
-    }
-
-    static func errorText(_ schema: String, _ options: CompileOptions) -> String {
-        do {
-            _ = try CompiledGrammar(jsonSchema: schema, options: options)
-            return ""
-        } catch {
-            return error.description
-        }
     }
 
     static func percentile(_ values: [Double], _ percent: Double) -> Double {

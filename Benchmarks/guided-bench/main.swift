@@ -3,30 +3,26 @@ import Foundation
 /// `guided-bench`: the project's benchmarks. Each prints ratios against a peer measured in the
 /// same run.
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// Runs a benchmark; an error ends the program with its message.
+func runOrExit(_ body: () throws -> Void) {
+    do {
+        try body()
+    } catch {
+        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 switch arguments.first {
 case "json":
     JSONBenchmark(arguments: Array(arguments.dropFirst())).run()
 case "decode":
-    do {
-        try DecodeBenchmark(arguments: Array(arguments.dropFirst())).run()
-    } catch {
-        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
-        exit(1)
-    }
+    runOrExit { try DecodeBenchmark(arguments: Array(arguments.dropFirst())).run() }
 case "logits":
-    do {
-        try LogitsCommand(arguments: Array(arguments.dropFirst())).run()
-    } catch {
-        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
-        exit(1)
-    }
+    runOrExit { try LogitsCommand(arguments: Array(arguments.dropFirst())).run() }
 case "masks":
-    do {
-        try MaskBenchmark(arguments: Array(arguments.dropFirst())).run()
-    } catch {
-        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
-        exit(1)
-    }
+    runOrExit { try MaskBenchmark(arguments: Array(arguments.dropFirst())).run() }
 default:
     print("""
         usage: guided-bench <benchmark> [options]

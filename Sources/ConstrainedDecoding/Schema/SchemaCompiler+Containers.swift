@@ -1,20 +1,13 @@
 /// Arrays and objects.
 extension SchemaCompiler {
     mutating func compileArray(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
-        func count(_ keyword: String) throws(SchemaError) -> Int? {
-            guard let value = schema[keyword] else { return nil }
-            guard case .number(let text) = value, let number = DecimalNumber(text), number.isInteger, !number.isNegative,
-                let count = Int(number.plainText)
-            else { throw invalid(keyword, at: pointer, "must be a non-negative integer") }
-            return count
-        }
         if case .bool(true)? = schema["uniqueItems"] {
             try refuse("uniqueItems", at: pointer, "uniqueness cannot be enforced while generating")
         }
         let prefix = schema["prefixItems"]?.arrayValue ?? []
         let rest = schema["items"] ?? .bool(true)
-        let minimum = try count("minItems") ?? 0
-        var maximum = try count("maxItems")
+        let minimum = try count("minItems", of: schema, at: pointer) ?? 0
+        var maximum = try count("maxItems", of: schema, at: pointer)
         if case .bool(false) = rest { maximum = min(maximum ?? prefix.count, prefix.count) }
         // A `false` prefix element ends the array before it.
         if let impossible = prefix.firstIndex(of: .bool(false)) { maximum = min(maximum ?? impossible, impossible) }

@@ -21,15 +21,8 @@ extension SchemaCompiler {
     }()
 
     mutating func compileString(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
-        func count(_ keyword: String) throws(SchemaError) -> Int? {
-            guard let value = schema[keyword] else { return nil }
-            guard case .number(let text) = value, let number = DecimalNumber(text), number.isInteger, !number.isNegative,
-                let count = Int(number.plainText)
-            else { throw invalid(keyword, at: pointer, "must be a non-negative integer") }
-            return count
-        }
-        let minimumLength = try count("minLength") ?? 0
-        let maximumLength = try count("maxLength")
+        let minimumLength = try count("minLength", of: schema, at: pointer) ?? 0
+        let maximumLength = try count("maxLength", of: schema, at: pointer)
         if let maximumLength, maximumLength < minimumLength { return nil }
         var pattern: RegexNode?
         var keyword = "pattern"

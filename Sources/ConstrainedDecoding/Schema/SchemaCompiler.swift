@@ -79,6 +79,16 @@ struct SchemaCompiler {
         ignored.append("\(keyword) at \(pointer.isEmpty ? "/" : pointer)")
     }
 
+    /// The value of a count keyword (`minItems`, `maxLength`, ...), which must be a non-negative
+    /// integer; `nil` when absent.
+    func count(_ keyword: String, of schema: SchemaValue, at pointer: String) throws(SchemaError) -> Int? {
+        guard let value = schema[keyword] else { return nil }
+        guard case .number(let text) = value, let number = DecimalNumber(text), number.isInteger, !number.isNegative,
+            let count = Int(number.plainText)
+        else { throw invalid(keyword, at: pointer, "must be a non-negative integer") }
+        return count
+    }
+
     /// Whitespace between tokens, as the options allow.
     mutating func whitespace() throws(SchemaError) -> Fragment {
         guard case .flexible(let maximum) = options.whitespace, maximum > 0 else { return try builder.empty() }

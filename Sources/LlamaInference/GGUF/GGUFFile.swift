@@ -147,25 +147,21 @@ public final class GGUFFile: @unchecked Sendable {
     }
 
     public func strings(_ key: String) throws(GGUFError) -> [String] {
-        guard let value = metadata[key] else { throw .missingKey(key) }
-        guard let values = value.array else { throw .wrongType(key: key, expected: "an array of strings") }
-        var result: [String] = []
-        result.reserveCapacity(values.count)
-        for element in values {
-            guard let string = element.string else { throw .wrongType(key: key, expected: "an array of strings") }
-            result.append(string)
-        }
-        return result
+        try array(key, expected: "an array of strings", \.string)
     }
 
     public func integers(_ key: String) throws(GGUFError) -> [Int] {
+        try array(key, expected: "an array of integers", \.integer)
+    }
+
+    private func array<Element>(_ key: String, expected: String, _ element: (GGUFValue) -> Element?) throws(GGUFError) -> [Element] {
         guard let value = metadata[key] else { throw .missingKey(key) }
-        guard let values = value.array else { throw .wrongType(key: key, expected: "an array of integers") }
-        var result: [Int] = []
+        guard let values = value.array else { throw .wrongType(key: key, expected: expected) }
+        var result: [Element] = []
         result.reserveCapacity(values.count)
-        for element in values {
-            guard let integer = element.integer else { throw .wrongType(key: key, expected: "an array of integers") }
-            result.append(integer)
+        for item in values {
+            guard let converted = element(item) else { throw .wrongType(key: key, expected: expected) }
+            result.append(converted)
         }
         return result
     }
