@@ -1,11 +1,16 @@
 /// IEEE 754 half-precision numbers as stored in GGUF blocks, converted through a table.
 enum HalfFloat {
-    /// The `Float` of every half-precision bit pattern.
-    static let table: [Float] = (0...UInt16.max).map(convert)
+    /// The `Float` of every half-precision bit pattern, in memory that lives as long as the
+    /// program, read without reference counting in the kernels' inner loops.
+    nonisolated(unsafe) static let table: UnsafePointer<Float> = {
+        let values = UnsafeMutablePointer<Float>.allocate(capacity: 65536)
+        for bits in 0...UInt16.max { values[Int(bits)] = convert(bits) }
+        return UnsafePointer(values)
+    }()
 
     @inline(__always)
     static func float(_ bits: UInt16) -> Float {
-        table.withUnsafeBufferPointer { $0[Int(bits)] }
+        table[Int(bits)]
     }
 
     private static func convert(_ bits: UInt16) -> Float {
