@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// A Llama-family transformer running on the CPU from a memory-mapped GGUF file: embeddings (tied
@@ -26,11 +25,13 @@ public final class LlamaModel: @unchecked Sendable {
     let layers: [Layer]
     /// How many threads the matrix products use.
     public let threadCount: Int
+    private let workers: WorkerPool
 
     public init(file: GGUFFile, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount) throws(GGUFError) {
         self.file = file
         configuration = try LlamaConfiguration(file: file)
         self.threadCount = max(1, threadCount)
+        workers = WorkerPool(threadCount: self.threadCount)
         func tensor(_ name: String) throws(GGUFError) -> GGUFTensorInfo {
             guard let info = file.tensorsByName[name] else { throw .missingKey("tensor \(name)") }
             return info
@@ -75,32 +76,26 @@ public final class LlamaModel: @unchecked Sendable {
     /// `outputs[t] = matrix × inputs[t]` for `count` vectors, the rows split across threads.
     func multiply(_ matrix: WeightMatrix, batch inputs: UnsafePointer<Float>, count: Int, into outputs: UnsafeMutablePointer<Float>) {
         let rows = matrix.rows
-        let chunks = min(threadCount, max(1, rows / 16))
-        let outputAddress = UInt(bitPattern: outputs)
-        let inputAddress = UInt(bitPattern: inputs)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: matrix.columns)
-            defer { scratch.deallocate() }
+        let chunks = threadCount
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: matrix.columns * chunks)
+        defer { scratch.deallocate() }
+        workers.run { chunk in
             matrix.multiply(
-                batch: UnsafePointer(bitPattern: inputAddress).unsafelyUnwrapped, inputStride: matrix.columns, count: count,
-                into: UnsafeMutablePointer(bitPattern: outputAddress).unsafelyUnwrapped, outputStride: rows,
-                rows: rows * chunk / chunks..<rows * (chunk + 1) / chunks, scratch: scratch)
+                batch: inputs, inputStride: matrix.columns, count: count, into: outputs, outputStride: rows,
+                rows: rows * chunk / chunks..<rows * (chunk + 1) / chunks, scratch: scratch + chunk * matrix.columns)
         }
     }
 
     /// `output = matrix × input` with the input quantized to 16 bits, the rows split across threads.
     func multiply(_ matrix: WeightMatrix, _ input: QuantizedVector, into output: UnsafeMutablePointer<Float>) {
         let rows = matrix.rows
-        let chunks = min(threadCount, max(1, rows / 64))
-        if chunks == 1 {
+        guard rows >= 64 * threadCount else {
             matrix.multiply(input, into: output, rows: 0..<rows)
             return
         }
-        let outputAddress = UInt(bitPattern: output)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let start = rows * chunk / chunks
-            let end = rows * (chunk + 1) / chunks
-            matrix.multiply(input, into: UnsafeMutablePointer(bitPattern: outputAddress).unsafelyUnwrapped, rows: start..<end)
+        let chunks = threadCount
+        workers.run { chunk in
+            matrix.multiply(input, into: output, rows: rows * chunk / chunks..<rows * (chunk + 1) / chunks)
         }
     }
 }
