@@ -114,35 +114,35 @@ def forbid_extra(grammar):
     return json.dumps(data)
 
 
+def load_case_tools():
+    """make-cases.py's longest-match tokenizer, which llguidance's API needs as an encoder."""
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "make-cases.py")
+    spec = importlib.util.spec_from_file_location("make_cases", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class Encoder:
-    """A greedy longest-match encoder over the vocabulary, which llguidance needs for its API."""
+    """An encoder for llguidance's tokenizer wrapper, over the benchmark's vocabulary."""
 
     def __init__(self, base, tokens, special):
         self.eos_token_id = base.eos_token_id
         self.bos_token_id = None
         self.tokens = tokens
         self.special_token_ids = base.special_token_ids
-        self.by_bytes = {}
-        for index, token in enumerate(tokens):
-            if index not in special and token and token not in self.by_bytes:
-                self.by_bytes[token] = index
-        self.longest = max(len(t) for t in tokens)
+        vocabulary = {"tokens": [token.hex() for token in tokens], "special": sorted(special), "eos_token_id": base.eos_token_id}
+        self.tokenizer = load_case_tools().Tokenizer(vocabulary)
 
     def __call__(self, data):
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        result = []
-        position = 0
-        while position < len(data):
-            for length in range(min(self.longest, len(data) - position), 0, -1):
-                token = self.by_bytes.get(data[position:position + length])
-                if token is not None:
-                    result.append(token)
-                    position += length
-                    break
-            else:
-                position += 1
-        return result
+        text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+        try:
+            return self.tokenizer.encode(text)
+        except ValueError:
+            return []
 
 
 def main():
