@@ -72,8 +72,8 @@ let package = Package(
             swiftSettings: swiftSyntaxSettings,
             linkerSettings: swiftSyntaxLinking
         ),
-        .target(name: "GuidedGeneration", dependencies: ["PartialJSON", "GuidedGenerationMacros"]),
-        .executableTarget(name: "guided", dependencies: ["PartialJSON", "LlamaInference"]),
+        .target(name: "GuidedGeneration", dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference", "GuidedGenerationMacros"]),
+        .executableTarget(name: "guided", dependencies: ["PartialJSON", "LlamaInference", "GuidedGeneration"]),
         .executableTarget(
             name: "guided-bench",
             dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference"],

@@ -8,10 +8,16 @@ enum CommandError: Error {
     case invalidInput(String)
     /// The model could not be found or fetched.
     case modelUnavailable(String)
+    /// The schema uses something that cannot be enforced.
+    case unsupportedSchema(String)
+    /// The model's output could not be completed (token budget, context size).
+    case generationFailed(String)
 
     var message: String {
         switch self {
-        case .usage(let text), .unreadable(let text), .invalidInput(let text), .modelUnavailable(let text): text
+        case .usage(let text), .unreadable(let text), .invalidInput(let text), .modelUnavailable(let text), .unsupportedSchema(let text),
+            .generationFailed(let text):
+            text
         }
     }
 
@@ -21,6 +27,8 @@ enum CommandError: Error {
         case .unreadable: .unreadableInput
         case .invalidInput: .failure
         case .modelUnavailable: .modelUnavailable
+        case .unsupportedSchema: .unsupportedSchema
+        case .generationFailed: .generationFailed
         }
     }
 }

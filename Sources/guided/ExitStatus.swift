@@ -10,4 +10,8 @@ enum ExitStatus: Int32 {
     case unreadableInput = 3
     /// The model could not be found or fetched.
     case modelUnavailable = 4
+    /// The schema uses a keyword or guide that cannot be enforced.
+    case unsupportedSchema = 5
+    /// The response could not be completed: the token budget or the context ran out.
+    case generationFailed = 6
 }

@@ -8,6 +8,12 @@ do {
     case "parse":
         try ParseCommand(arguments: Array(arguments.dropFirst())).run()
         status = .success
+    case "generate":
+        try await GenerateCommand(arguments: Array(arguments.dropFirst()), needsSchema: true).run()
+        status = .success
+    case "respond":
+        try await GenerateCommand(arguments: Array(arguments.dropFirst()), needsSchema: false).run()
+        status = .success
     case "fetch-model":
         try FetchModelCommand(arguments: Array(arguments.dropFirst())).run()
         status = .success

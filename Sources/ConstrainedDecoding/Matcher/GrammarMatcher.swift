@@ -30,6 +30,12 @@ public final class GrammarMatcher {
     /// Whether the text so far is a complete document.
     public var isAccepting: Bool { state >= 0 && dfa.isAccepting(state) }
 
+    /// Whether any byte may follow the text so far (when not, the document is complete or dead).
+    public var canContinue: Bool {
+        guard !terminated, state >= 0 else { return false }
+        return (0...255 as ClosedRange<UInt8>).contains { dfa.next(state, $0) >= 0 }
+    }
+
     /// Whether the end-of-text token was accepted.
     public var isTerminated: Bool { terminated }
 

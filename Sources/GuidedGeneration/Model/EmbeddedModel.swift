@@ -1,0 +1,89 @@
+import Foundation
+import LlamaInference
+
+/// A Llama-family model in a GGUF file, run on the CPU by `LlamaInference`: the default
+/// SmolLM2-135M-Instruct (fetched on first use) or any file given by path.
+struct EmbeddedModel: LanguageModelBackend {
+    /// The file, or `nil` for the default model (fetched into the model cache when missing).
+    let path: String?
+    let contextSize: Int
+    /// A chat template to use instead of the file's own, by name.
+    let templateName: String?
+    let threadCount: Int
+
+    var availability: SystemLanguageModel.Availability {
+        guard let path else { return ModelStore.isDefaultModelPresent ? .available : .unavailable(.modelNotReady) }
+        return FileManager.default.isReadableFile(atPath: path) ? .available : .unavailable(.modelNotReady)
+    }
+
+    func load(progress: @Sendable (String) -> Void) throws -> any LoadedLanguageModel {
+        let modelPath: String
+        if let path {
+            modelPath = path
+        } else {
+            modelPath = try ModelStore.defaultModel(progress: progress)
+        }
+        progress("loading \(modelPath)")
+        let file = try GGUFFile(path: modelPath)
+        let template = try templateName.map { name throws(ChatTemplate.UnknownTemplateError) in try ChatTemplate(named: name) }
+            ?? ChatTemplate(file: file)
+        return try LoadedEmbeddedModel(
+            model: LlamaModel(file: file, threadCount: threadCount), tokenizer: BPETokenizer(file: file), template: template)
+    }
+}
+
+/// The embedded model once its file is open.
+final class LoadedEmbeddedModel: LoadedLanguageModel {
+    let model: LlamaModel
+    let tokenizer: BPETokenizer
+    let template: ChatTemplate
+    let stopTokens: Set<Int32>
+    /// One evaluation at a time: the model's worker threads serve one caller.
+    let evaluation = NSLock()
+
+    init(model: LlamaModel, tokenizer: BPETokenizer, template: ChatTemplate) {
+        self.model = model
+        self.tokenizer = tokenizer
+        self.template = template
+        stopTokens = Set(tokenizer.encode(template.endOfTurn, parsingSpecialTokens: true) + [tokenizer.endOfText])
+    }
+
+    var tokenBytes: [[UInt8]] { tokenizer.tokenBytes }
+    var specialTokens: Set<Int32> { tokenizer.specialTokens }
+
+    func tokenize(_ text: String, parsingSpecialTokens: Bool) -> [Int32] {
+        tokenizer.encode(text, parsingSpecialTokens: parsingSpecialTokens)
+    }
+
+    func conversationText(_ messages: [ConversationMessage]) -> String {
+        template.render(messages.map { ChatMessage(role: ChatMessage.Role(rawValue: $0.role.rawValue) ?? .user, content: $0.content) })
+    }
+
+    func makeContext(size: Int) throws -> any LanguageModelContext {
+        EmbeddedModelContext(session: InferenceSession(model: model, contextLength: size), lock: evaluation)
+    }
+}
+
+/// A KV cache of the embedded model.
+final class EmbeddedModelContext: LanguageModelContext {
+    let session: InferenceSession
+    let lock: NSLock
+
+    init(session: InferenceSession, lock: NSLock) {
+        self.session = session
+        self.lock = lock
+    }
+
+    var count: Int { session.position }
+
+    func truncate(to count: Int) {
+        session.truncate(to: count)
+    }
+
+    func evaluate(_ tokens: [Int32]) throws -> UnsafeBufferPointer<Float> {
+        lock.lock()
+        defer { lock.unlock() }
+        try session.evaluate(tokens)
+        return UnsafeBufferPointer(session.logits)
+    }
+}

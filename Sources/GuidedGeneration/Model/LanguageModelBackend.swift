@@ -1,0 +1,45 @@
+/// A language model that ``SystemLanguageModel`` can run: the embedded GGUF model, another local
+/// model, or a deterministic model for tests.
+///
+/// The session drives it one token at a time: it renders the conversation with
+/// ``LoadedLanguageModel/conversationText(_:)``, tokenizes it, and asks a
+/// ``LanguageModelContext`` for the logits of each next token, which the constrained decoder
+/// masks and samples.
+public protocol LanguageModelBackend: Sendable {
+    /// Whether the model can be loaded now.
+    var availability: SystemLanguageModel.Availability { get }
+    /// How many tokens (instructions, transcript, prompt and response together) a session holds.
+    var contextSize: Int { get }
+    /// Loads the model (reading weights, fetching files on first use). Called once per
+    /// ``SystemLanguageModel``; `progress` receives lines to show a person waiting.
+    func load(progress: @Sendable (String) -> Void) throws -> any LoadedLanguageModel
+}
+
+/// A loaded model: its vocabulary, its chat template, and contexts to run tokens in.
+public protocol LoadedLanguageModel: AnyObject, Sendable {
+    /// The raw bytes of every token, by id.
+    var tokenBytes: [[UInt8]] { get }
+    /// Tokens that never appear inside generated text (control tokens).
+    var specialTokens: Set<Int32> { get }
+    /// The tokens that end the model's turn.
+    var stopTokens: Set<Int32> { get }
+    /// The token ids of `text`. With `parsingSpecialTokens` (for rendered conversations) the
+    /// text of a special token stands for it; without (for generated text) it is ordinary text.
+    func tokenize(_ text: String, parsingSpecialTokens: Bool) -> [Int32]
+    /// The conversation as the model expects to read it, ending with the opening of the
+    /// assistant's turn.
+    func conversationText(_ messages: [ConversationMessage]) -> String
+    /// A new context of `size` positions.
+    func makeContext(size: Int) throws -> any LanguageModelContext
+}
+
+/// One sequence of tokens running through a model, with its cache.
+public protocol LanguageModelContext: AnyObject {
+    /// How many tokens the cache holds.
+    var count: Int { get }
+    /// Drops the cache after `count` tokens.
+    func truncate(to count: Int)
+    /// Appends `tokens` to the cache and returns the logits that follow the last one (valid until
+    /// the next call).
+    func evaluate(_ tokens: [Int32]) throws -> UnsafeBufferPointer<Float>
+}

@@ -1,0 +1,38 @@
+import ConstrainedDecoding
+import Synchronization
+
+/// A loaded model with what generation needs around it: the constrained decoder's view of its
+/// vocabulary, and the grammars compiled for it, by schema.
+final class ModelRuntime: Sendable {
+    let model: any LoadedLanguageModel
+    let contextSize: Int
+    let vocabulary: Vocabulary
+    /// The tokens a text response may hold: every ordinary token, and those that end the turn.
+    let textTokens: TokenBitset
+    private let grammars = Mutex<[String: CompiledGrammar]>([:])
+
+    init(model: any LoadedLanguageModel, contextSize: Int) {
+        self.model = model
+        self.contextSize = contextSize
+        // The end of the model's turn stands for the end of the document.
+        let end = model.stopTokens.min() ?? Int32(model.tokenBytes.count)
+        vocabulary = Vocabulary(tokens: model.tokenBytes, specialTokens: model.specialTokens.union(model.stopTokens), endOfText: end)
+        var text = TokenBitset(capacity: model.tokenBytes.count)
+        for id in model.tokenBytes.indices where !model.specialTokens.contains(Int32(id)) { text.insert(Int32(id)) }
+        for id in model.stopTokens { text.insert(id) }
+        textTokens = text
+    }
+
+    /// The grammar of a JSON Schema, compiled once.
+    func grammar(forJSONSchema schema: String) throws(SchemaError) -> CompiledGrammar {
+        if let grammar = grammars.withLock({ $0[schema] }) { return grammar }
+        let grammar = try CompiledGrammar(jsonSchema: schema)
+        grammars.withLock { $0[schema] = grammar }
+        return grammar
+    }
+
+    /// The tokens of a rendered conversation.
+    func tokens(ofConversation messages: [ConversationMessage]) -> [Int32] {
+        model.tokenize(model.conversationText(messages), parsingSpecialTokens: true)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A session's context on the model: its KV cache and the tokens in it, so that a request
+/// whose conversation begins like the previous one computes only what is new.
+///
+/// Requests and prewarming take ``lock`` while they use it.
+final class ContextCache: @unchecked Sendable {
+    let lock = NSLock()
+    private var context: (any LanguageModelContext)?
+    /// The tokens in the cache, in order.
+    private(set) var tokens: [Int32] = []
+
+    /// Brings the cache to `prompt` (reusing its longest common prefix) and returns the logits
+    /// that follow it, with how many tokens were reused. Call with ``lock`` held.
+    func load(_ prompt: [Int32], runtime: ModelRuntime) throws -> (logits: UnsafeBufferPointer<Float>, reused: Int) {
+        let context = try self.context ?? runtime.model.makeContext(size: runtime.contextSize)
+        self.context = context
+        var common = 0
+        let limit = min(tokens.count, prompt.count, context.count)
+        while common < limit, tokens[common] == prompt[common] { common += 1 }
+        // At least one token is evaluated, for its logits.
+        if common == prompt.count { common -= 1 }
+        context.truncate(to: common)
+        tokens = Array(prompt[..<common])
+        let logits = try context.evaluate(Array(prompt[common...]))
+        tokens = prompt
+        return (logits, common)
+    }
+
+    /// Appends `more` to the cache and returns the logits that follow. Call with ``lock`` held,
+    /// after ``load(_:runtime:)``.
+    func append(_ more: [Int32]) throws -> UnsafeBufferPointer<Float> {
+        guard let context else { throw LanguageModelSession.GenerationError.assetsUnavailable(.init(debugDescription: "No context")) }
+        let logits = try context.evaluate(more)
+        tokens += more
+        return logits
+    }
+}

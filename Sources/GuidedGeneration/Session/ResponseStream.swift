@@ -1,0 +1,96 @@
+extension LanguageModelSession {
+    /// What a generation reports while it runs: each new state of the content, then the
+    /// transcript entries the request added.
+    enum StreamEvent: Sendable {
+        case snapshot(GeneratedContent)
+        case finished([Transcript.Entry])
+    }
+
+    /// A response as it is generated: an asynchronous sequence of snapshots, each the whole
+    /// content so far (not a delta) as the type's `PartiallyGenerated` form, the last one complete.
+    ///
+    /// Generation starts when the stream is made; leaving the loop early, or cancelling the task
+    /// that iterates, stops it.
+    public struct ResponseStream<Content: Generable>: AsyncSequence {
+        public typealias Element = Snapshot
+        public typealias Failure = any Error
+
+        /// The content so far.
+        public struct Snapshot {
+            /// The content so far, in its partially generated form.
+            public var content: Content.PartiallyGenerated
+            /// The generated content so far.
+            public var rawContent: GeneratedContent
+        }
+
+        let events: AsyncThrowingStream<StreamEvent, any Error>
+
+        init(events: AsyncThrowingStream<StreamEvent, any Error>) {
+            self.events = events
+        }
+
+        /// A stream that gives one complete content at once.
+        init(content: GeneratedContent, transcriptEntries: [Transcript.Entry]) {
+            let (events, continuation) = AsyncThrowingStream<StreamEvent, any Error>.makeStream()
+            continuation.yield(.snapshot(content))
+            continuation.yield(.finished(transcriptEntries))
+            continuation.finish()
+            self.init(events: events)
+        }
+
+        /// A stream that fails at once.
+        init(error: any Error) {
+            let (events, continuation) = AsyncThrowingStream<StreamEvent, any Error>.makeStream()
+            continuation.finish(throwing: error)
+            self.init(events: events)
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(events: events.makeAsyncIterator())
+        }
+
+        /// Reads the snapshots of a response.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var events: AsyncThrowingStream<StreamEvent, any Error>.AsyncIterator
+
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
+                while let event = try await events.next(isolation: actor) {
+                    switch event {
+                    case .snapshot(let content):
+                        // Content that is still partial may not convert yet (a number not
+                        // finished, an enumeration case half written); it is skipped.
+                        guard let partial = try? Content.PartiallyGenerated(content) else {
+                            if content.isComplete { _ = try Content.PartiallyGenerated(content) }
+                            continue
+                        }
+                        return Snapshot(content: partial, rawContent: content)
+                    case .finished:
+                        continue
+                    }
+                }
+                return nil
+            }
+
+            public mutating func next() async throws -> Snapshot? {
+                try await next(isolation: nil)
+            }
+        }
+
+        /// Waits for the whole response.
+        public nonisolated(nonsending) func collect() async throws -> sending Response<Content> {
+            var iterator = events.makeAsyncIterator()
+            var last: GeneratedContent?
+            var entries: [Transcript.Entry] = []
+            while let event = try await iterator.next() {
+                switch event {
+                case .snapshot(let content): last = content
+                case .finished(let finished): entries = finished
+                }
+            }
+            guard let last else {
+                throw GenerationError.decodingFailure(.init(debugDescription: "The response stream ended without content."))
+            }
+            return Response(content: try Content(last), rawContent: last, transcriptEntries: entries[...])
+        }
+    }
+}

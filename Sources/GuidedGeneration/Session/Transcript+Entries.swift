@@ -1,0 +1,131 @@
+import Foundation
+
+extension Transcript {
+    /// The instructions of a session, with the definitions of the tools it offers.
+    public struct Instructions: Sendable, Equatable, Identifiable, Codable {
+        public var id: String
+        public var segments: [Segment]
+        public var toolDefinitions: [ToolDefinition]
+
+        public init(id: String = UUID().uuidString, segments: [Segment], toolDefinitions: [ToolDefinition]) {
+            self.id = id
+            self.segments = segments
+            self.toolDefinitions = toolDefinitions
+        }
+    }
+
+    /// A prompt, with the options and the response format it was made with.
+    public struct Prompt: Sendable, Equatable, Identifiable, Codable {
+        public var id: String
+        public var segments: [Segment]
+        public var options: GenerationOptions
+        public var responseFormat: ResponseFormat?
+
+        public init(id: String = UUID().uuidString, segments: [Segment], options: GenerationOptions = GenerationOptions(), responseFormat: ResponseFormat? = nil) {
+            self.id = id
+            self.segments = segments
+            self.options = options
+            self.responseFormat = responseFormat
+        }
+    }
+
+    /// A response of the model.
+    public struct Response: Sendable, Equatable, Identifiable, Codable {
+        public var id: String
+        public var assetIDs: [String]
+        public var segments: [Segment]
+
+        public init(id: String = UUID().uuidString, assetIDs: [String], segments: [Segment]) {
+            self.id = id
+            self.assetIDs = assetIDs
+            self.segments = segments
+        }
+    }
+
+    /// The tools the model called in one turn.
+    public struct ToolCalls: Sendable, Equatable, Identifiable, Codable, RandomAccessCollection {
+        public var id: String
+        var calls: [ToolCall]
+
+        public init<S: Sequence>(id: String = UUID().uuidString, _ calls: S) where S.Element == ToolCall {
+            self.id = id
+            self.calls = Array(calls)
+        }
+
+        public var startIndex: Int { calls.startIndex }
+        public var endIndex: Int { calls.endIndex }
+        public subscript(position: Int) -> ToolCall { calls[position] }
+    }
+
+    /// A call of a tool, with its arguments.
+    public struct ToolCall: Sendable, Equatable, Identifiable, Codable {
+        public var id: String
+        public var toolName: String
+        public var arguments: GeneratedContent
+
+        public init(id: String, toolName: String, arguments: GeneratedContent) {
+            self.id = id
+            self.toolName = toolName
+            self.arguments = arguments
+        }
+    }
+
+    /// What a tool returned.
+    public struct ToolOutput: Sendable, Equatable, Identifiable, Codable {
+        public var id: String
+        public var toolName: String
+        public var segments: [Segment]
+
+        public init(id: String, toolName: String, segments: [Segment]) {
+            self.id = id
+            self.toolName = toolName
+            self.segments = segments
+        }
+    }
+
+    /// A tool as the model is told about it: its name, what it does, and its arguments' schema.
+    public struct ToolDefinition: Sendable, Equatable, Codable {
+        public var name: String
+        public var description: String
+        var parameters: GenerationSchema
+
+        public init(name: String, description: String, parameters: GenerationSchema) {
+            self.name = name
+            self.description = description
+            self.parameters = parameters
+        }
+
+        public static func == (left: ToolDefinition, right: ToolDefinition) -> Bool {
+            left.name == right.name && left.description == right.description && left.parameters.isSame(as: right.parameters)
+        }
+    }
+
+    /// The shape a response was asked to have.
+    public struct ResponseFormat: Sendable, Equatable, Codable {
+        let schema: GenerationSchema
+
+        /// A format from a schema.
+        public init(schema: GenerationSchema) {
+            self.schema = schema
+        }
+
+        /// The format of a generable type.
+        public init<Content: Generable>(type: Content.Type) {
+            schema = Content.generationSchema
+        }
+
+        /// The name of the type the format describes.
+        public var name: String { schema.name ?? "response" }
+
+        public static func == (left: ResponseFormat, right: ResponseFormat) -> Bool {
+            left.schema.isSame(as: right.schema)
+        }
+    }
+}
+
+extension GenerationSchema {
+    /// Whether two schemas encode to the same JSON Schema.
+    func isSame(as other: GenerationSchema) -> Bool {
+        (try? jsonSchemaString()) == (try? other.jsonSchemaString())
+    }
+}

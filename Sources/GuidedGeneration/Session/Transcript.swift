@@ -1,0 +1,106 @@
+import Foundation
+
+/// The history of a session: its instructions, then each prompt, the tool calls and their
+/// outputs, and each response, in order. A session can be started from a transcript.
+public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, CustomStringConvertible {
+    /// The entries, in order.
+    var entries: [Entry]
+
+    /// Creates a transcript of entries.
+    public init(entries: some Sequence<Entry> = []) {
+        self.entries = Array(entries)
+    }
+
+    public var startIndex: Int { entries.startIndex }
+    public var endIndex: Int { entries.endIndex }
+    public subscript(position: Int) -> Entry { entries[position] }
+
+    public var description: String {
+        entries.map(\.description).joined(separator: "\n")
+    }
+
+    /// An entry of a transcript.
+    public enum Entry: Sendable, Equatable, Identifiable, Codable, CustomStringConvertible {
+        /// The instructions of the session, with the tools it offers.
+        case instructions(Instructions)
+        /// A prompt.
+        case prompt(Prompt)
+        /// Tools the model called.
+        case toolCalls(ToolCalls)
+        /// What a tool returned.
+        case toolOutput(ToolOutput)
+        /// A response of the model.
+        case response(Response)
+
+        public var id: String {
+            switch self {
+            case .instructions(let entry): entry.id
+            case .prompt(let entry): entry.id
+            case .toolCalls(let entry): entry.id
+            case .toolOutput(let entry): entry.id
+            case .response(let entry): entry.id
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .instructions(let entry): "(Instructions) " + entry.segments.text
+            case .prompt(let entry): "(Prompt) " + entry.segments.text
+            case .toolCalls(let entry): "(Tool calls) " + entry.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ", ")
+            case .toolOutput(let entry): "(Tool output: \(entry.toolName)) " + entry.segments.text
+            case .response(let entry): "(Response) " + entry.segments.text
+            }
+        }
+    }
+
+    /// A piece of an entry: text, or structured content.
+    public enum Segment: Sendable, Equatable, Identifiable, Codable {
+        case text(TextSegment)
+        case structure(StructuredSegment)
+
+        public var id: String {
+            switch self {
+            case .text(let segment): segment.id
+            case .structure(let segment): segment.id
+            }
+        }
+
+        /// The segment as text: structured content as compact JSON.
+        var text: String {
+            switch self {
+            case .text(let segment): segment.content
+            case .structure(let segment): segment.content.jsonString
+            }
+        }
+    }
+
+    /// A text segment.
+    public struct TextSegment: Sendable, Equatable, Identifiable, Codable {
+        public var id: String
+        public var content: String
+
+        public init(id: String = UUID().uuidString, content: String) {
+            self.id = id
+            self.content = content
+        }
+    }
+
+    /// A segment of structured content, with the name of what produced it.
+    public struct StructuredSegment: Sendable, Equatable, Identifiable, Codable {
+        public var id: String
+        /// What produced the content (a type or tool name).
+        public var source: String
+        public var content: GeneratedContent
+
+        public init(id: String = UUID().uuidString, source: String, content: GeneratedContent) {
+            self.id = id
+            self.source = source
+            self.content = content
+        }
+    }
+}
+
+extension [Transcript.Segment] {
+    /// The segments as text, one per line.
+    var text: String { map(\.text).joined(separator: "\n") }
+}

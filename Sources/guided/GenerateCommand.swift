@@ -1,0 +1,128 @@
+import Foundation
+import GuidedGeneration
+
+/// `guided generate --schema FILE ... PROMPT` and `guided respond ... PROMPT`: answers a prompt on
+/// the model, as a value of the schema printed as compact JSON, or as text.
+struct GenerateCommand {
+    /// The schema file; `nil` for a text answer (`respond`).
+    var schemaPath: String?
+    var prompt: String
+    var instructions: String?
+    var modelPath: String?
+    var options = GenerationOptions()
+    var stream = false
+    var showsStatistics = false
+
+    init(arguments: [String], needsSchema: Bool) throws(CommandError) {
+        var prompt: String?
+        var seed: UInt64?
+        var mode: String?
+        var remaining = arguments[...]
+        func value(_ option: String) throws(CommandError) -> String {
+            guard let value = remaining.popFirst() else { throw .usage("\(option) needs a value") }
+            return value
+        }
+        func number<T: LosslessStringConvertible>(_ option: String, _ type: T.Type) throws(CommandError) -> T {
+            let text = try value(option)
+            guard let number = T(text) else { throw .usage("\(option) needs a number, not '\(text)'") }
+            return number
+        }
+        var k: Int?
+        var p: Double?
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--schema" where needsSchema: schemaPath = try value(argument)
+            case "--instructions": instructions = try value(argument)
+            case "--model": modelPath = try value(argument)
+            case "--greedy", "--top-k", "--top-p":
+                guard mode == nil else { throw .usage("choose one of --greedy, --top-k and --top-p") }
+                mode = argument
+                if argument == "--top-k" { k = try number(argument, Int.self) }
+                if argument == "--top-p" { p = try number(argument, Double.self) }
+            case "--seed": seed = try number(argument, UInt64.self)
+            case "--temperature": options.temperature = try number(argument, Double.self)
+            case "--max-tokens": options.maximumResponseTokens = try number(argument, Int.self)
+            case "--stream": stream = true
+            case "--stats": showsStatistics = true
+            case _ where argument.hasPrefix("--"):
+                throw .usage("unknown option '\(argument)'")
+            default:
+                guard prompt == nil else { throw .usage("give the prompt as one argument (quote it)") }
+                prompt = argument
+            }
+        }
+        switch mode {
+        case "--greedy"?: options.sampling = .greedy
+        case "--top-k"?: options.sampling = .random(top: k ?? 40, seed: seed)
+        case "--top-p"?: options.sampling = .random(probabilityThreshold: p ?? 0.9, seed: seed)
+        default: if let seed { options.sampling = .random(probabilityThreshold: 0.9, seed: seed) }
+        }
+        guard let prompt else { throw .usage("missing PROMPT") }
+        if needsSchema, schemaPath == nil { throw .usage("generate needs --schema FILE") }
+        self.prompt = prompt
+    }
+
+    func run() async throws(CommandError) {
+        let schema = try schemaPath.map { path throws(CommandError) in try Self.readSchema(path) }
+        let model = modelPath.map { SystemLanguageModel(modelPath: $0) } ?? .default
+        do {
+            try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        } catch {
+            throw .modelUnavailable((error as? LanguageModelSession.GenerationError).map(Self.message) ?? "\(error)")
+        }
+        let session = LanguageModelSession(model: model, instructions: instructions)
+        do {
+            if let schema {
+                if stream {
+                    for try await snapshot in session.streamResponse(to: prompt, schema: schema, options: options) {
+                        print(snapshot.rawContent.jsonString)
+                    }
+                } else {
+                    print(try await session.respond(to: prompt, schema: schema, options: options).rawContent.jsonString)
+                }
+            } else if stream {
+                var written = ""
+                for try await snapshot in session.streamResponse(to: prompt, options: options) {
+                    FileHandle.standardOutput.write(Data(snapshot.content.utf8.dropFirst(written.utf8.count)))
+                    written = snapshot.content
+                }
+                print()
+            } else {
+                print(try await session.respond(to: prompt, options: options).content)
+            }
+        } catch let error as LanguageModelSession.GenerationError {
+            switch error {
+            case .unsupportedGuide: throw .unsupportedSchema(Self.message(error))
+            case .assetsUnavailable: throw .modelUnavailable(Self.message(error))
+            default: throw .generationFailed(Self.message(error))
+            }
+        } catch {
+            throw .generationFailed("\(error)")
+        }
+        if showsStatistics, let statistics = session.statistics {
+            let line = String(
+                format: "prompt %d tokens (%d cached) in %.2f s; response %d tokens (%d forced) in %.2f s, %.1f tokens/s; first snapshot after %.2f s",
+                statistics.promptTokens, statistics.cachedPromptTokens, statistics.promptSeconds, statistics.responseTokens,
+                statistics.forcedTokens, statistics.responseSeconds, statistics.responseTokensPerSecond, statistics.firstSnapshotSeconds ?? 0)
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    private static func readSchema(_ path: String) throws(CommandError) -> GenerationSchema {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw .unreadable("cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try GenerationSchema(jsonSchema: text)
+        } catch {
+            throw .unsupportedSchema("\(path): \(error)")
+        }
+    }
+
+    private static func message(_ error: LanguageModelSession.GenerationError) -> String {
+        [error.errorDescription, error.failureReason].compactMap { $0 }.joined(separator: " ")
+    }
+}
