@@ -84,6 +84,7 @@ let package = Package(
         .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
+        .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration"]),
         .testTarget(
             name: "GuidedGenerationMacrosTests",
             dependencies: ["GuidedGenerationMacros"],

@@ -112,6 +112,7 @@ public final class SystemLanguageModel: Sendable {
         }
     }
 
+
     /// The model, loaded on first use (which may fetch the default model).
     /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when it cannot be
     ///   fetched or loaded.

@@ -68,9 +68,16 @@ struct ResponseGenerator {
         do {
             if let matcher {
                 while matcher.canContinue {
-                    if let forced = forcedTokens(matcher) {
-                        try write(forced)
+                    if var forced = forcedTokens(matcher) {
+                        // Within the budget: what goes beyond it is read back out of the matcher.
+                        let excess = forced.count - ((budget ?? .max) - statistics.responseTokens)
+                        if excess > 0 {
+                            matcher.rollback(excess)
+                            forced.removeLast(excess)
+                        }
+                        if !forced.isEmpty { try write(forced) }
                         statistics.forcedTokens += forced.count
+                        if excess > 0 { throw Stop.budget }
                         continue
                     }
                     if let budget, statistics.responseTokens >= budget { throw Stop.budget }

@@ -1,0 +1,245 @@
+import Foundation
+import GuidedGeneration
+import Testing
+
+@Generable
+struct Pet: Equatable {
+    @Guide(description: "The pet's name")
+    var name: String
+    @Guide(.range(0...20))
+    var age: Int
+    var tags: [String]
+}
+
+/// A session on a scripted model.
+func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> LanguageModelSession {
+    LanguageModelSession(model: SystemLanguageModel(backend: model), instructions: instructions)
+}
+
+@Suite struct SessionTests {
+    @Test func textResponseAndTranscript() async throws {
+        let model = ScriptedModel(replies: ["Hello there"])
+        let session = session(model)
+        let response = try await session.respond(to: "Say hello")
+        #expect(response.content == "Hello there")
+        #expect(response.rawContent == GeneratedContent(kind: .string("Hello there")))
+        #expect(response.transcriptEntries.count == 2)
+        let entries = Array(session.transcript)
+        #expect(entries.count == 3)
+        guard case .instructions = entries[0], case .prompt(let prompt) = entries[1], case .response(let answer) = entries[2] else {
+            Issue.record("unexpected entries \(entries)")
+            return
+        }
+        #expect(prompt.segments == [.text(Transcript.TextSegment(id: prompt.segments[0].id, content: "Say hello"))])
+        #expect(answer.segments.count == 1)
+        #expect(!session.isResponding)
+        #expect(model.conversations.last == "<|system|>Be brief.<|end|><|user|>Say hello<|end|><|assistant|>")
+    }
+
+    @Test func generableResponseFollowsTheScript() async throws {
+        let reply = #"{"name":"Rex","age":3,"tags":["good","dog"]}"#
+        let response = try await session(ScriptedModel(replies: [reply])).respond(to: "A pet", generating: Pet.self)
+        #expect(response.content == Pet(name: "Rex", age: 3, tags: ["good", "dog"]))
+        #expect(response.rawContent.jsonString == reply)
+    }
+
+    /// The script breaks the schema (an age out of range, an unknown key, keys out of order); the
+    /// masks keep the output valid whatever the model prefers.
+    @Test(arguments: [
+        #"{"name":"Rex","age":500,"tags":[]}"#, #"{"age":3,"name":"Rex","tags":[]}"#, #"{"name":"Rex","color":"red"}"#,
+        "Sure! Here is a pet:",
+    ])
+    func invalidPreferencesStillGiveValidValues(reply: String) async throws {
+        let response = try await session(ScriptedModel(replies: [reply])).respond(
+            to: "A pet", generating: Pet.self, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 400))
+        #expect((0...20).contains(response.content.age))
+        #expect(response.rawContent.isComplete)
+    }
+
+    @Test func schemaResponseAndPromptText() async throws {
+        let model = ScriptedModel(replies: [#"{"name":"Tom","age":2,"tags":[]}"#, #"{"name":"Tom","age":2,"tags":[]}"#])
+        let session = session(model)
+        let response = try await session.respond(to: "A pet", schema: Pet.generationSchema)
+        #expect(try response.content.value(String.self, forProperty: "name") == "Tom")
+        #expect(model.conversations.last?.contains("\"age\": integer, at least 0, at most 20") == true)
+        #expect(model.conversations.last?.contains("// The pet's name") == true)
+        _ = try await session.respond(to: "Another", schema: Pet.generationSchema, includeSchemaInPrompt: false)
+        let last = try #require(model.conversations.last)
+        #expect(last.hasSuffix("<|user|>Another<|end|><|assistant|>"))
+    }
+
+    @Test func streamingGivesGrowingSnapshotsThenTheValue() async throws {
+        let reply = #"{"name":"Rex","age":3,"tags":["good","dog"]}"#
+        let session = session(ScriptedModel(replies: [reply, reply]))
+        var snapshots: [LanguageModelSession.ResponseStream<Pet>.Snapshot] = []
+        for try await snapshot in session.streamResponse(to: "A pet", generating: Pet.self) {
+            snapshots.append(snapshot)
+        }
+        #expect(snapshots.count > 5)
+        let texts = snapshots.map(\.rawContent.jsonString)
+        // Each snapshot's text, closed where it stops, grows from the previous one.
+        for (previous, next) in zip(texts, texts.dropFirst()) {
+            let open = previous.prefix { _ in true }.dropLast(previous.reversed().prefix { "\"]}".contains($0) }.count)
+            #expect(next.hasPrefix(open), "\(next) does not continue \(previous)")
+        }
+        #expect(snapshots.last?.rawContent.isComplete == true)
+        #expect(snapshots.last?.content.name == "Rex")
+        #expect(snapshots.last?.content.tags == ["good", "dog"])
+        // One identity for the value across snapshots.
+        #expect(Set(snapshots.map(\.content.id)).count == 1)
+        let collected = try await session.streamResponse(to: "Again", generating: Pet.self).collect()
+        #expect(collected.content == Pet(name: "Rex", age: 3, tags: ["good", "dog"]))
+        #expect(session.transcript.count == 5)
+    }
+
+    @Test func textStreaming() async throws {
+        let session = session(ScriptedModel(replies: ["One two three"]))
+        var texts: [String] = []
+        for try await snapshot in session.streamResponse(to: "Count") { texts.append(snapshot.content) }
+        #expect(texts.last == "One two three")
+        #expect(zip(texts, texts.dropFirst()).allSatisfy { $1.hasPrefix($0) })
+    }
+
+    @Test func followUpSeesTheEarlierTurnAndReusesTheCache() async throws {
+        let model = ScriptedModel(replies: ["First answer", "Second answer"])
+        let session = session(model)
+        try await session.respond(to: "First question")
+        let firstCost = model.evaluatedTokenCount
+        try await session.respond(to: "Second question")
+        let conversation = try #require(model.conversations.last)
+        #expect(conversation.contains("<|user|>First question<|end|><|assistant|>First answer<|end|><|user|>Second question"))
+        let statistics = try #require(session.statistics)
+        #expect(statistics.cachedPromptTokens >= firstCost - 1)
+        #expect(model.evaluatedTokenCount - firstCost < conversation.utf8.count / 2)
+    }
+
+    @Test func sessionFromATranscriptContinuesIt() async throws {
+        let model = ScriptedModel(replies: ["Answer", "More"])
+        let first = session(model)
+        try await first.respond(to: "Question")
+        let data = try JSONEncoder().encode(first.transcript)
+        let decoded = try JSONDecoder().decode(Transcript.self, from: data)
+        #expect(decoded == first.transcript)
+        let second = LanguageModelSession(model: SystemLanguageModel(backend: model), transcript: decoded)
+        let response = try await second.respond(to: "Go on")
+        #expect(response.content == "More")
+        #expect(second.transcript.count == 5)
+    }
+
+    @Test func greedyIsDeterministicAndSeedsRepeat() async throws {
+        func run(_ sampling: GenerationOptions.SamplingMode) async throws -> String {
+            try await session(ScriptedModel()).respond(
+                to: "Anything", generating: Pet.self, options: GenerationOptions(sampling: sampling, temperature: 1, maximumResponseTokens: 300)
+            ).rawContent.jsonString
+        }
+        #expect(try await run(.greedy) == run(.greedy))
+        #expect(try await run(.random(top: 20, seed: 7)) == run(.random(top: 20, seed: 7)))
+        #expect(try await run(.random(probabilityThreshold: 0.9, seed: 7)) == run(.random(probabilityThreshold: 0.9, seed: 7)))
+        var outputs = Set<String>()
+        for seed in 1...4 as ClosedRange<UInt64> { outputs.insert(try await run(.random(top: 50, seed: seed))) }
+        #expect(outputs.count > 1)
+    }
+}
+
+@Suite struct SessionErrorTests {
+    @Test func secondRequestOnABusySessionIsRefused() async throws {
+        let session = session(ScriptedModel(replies: [String(repeating: "a", count: 200)], delay: 0.002))
+        let stream = session.streamResponse(to: "Long")
+        #expect(session.isResponding)
+        await #expect {
+            try await session.respond(to: "Again")
+        } throws: { error in
+            guard case LanguageModelSession.GenerationError.concurrentRequests = error else { return false }
+            return true
+        }
+        _ = try await stream.collect()
+        #expect(!session.isResponding)
+    }
+
+    @Test func promptLargerThanTheContext() async throws {
+        let session = session(ScriptedModel(contextSize: 64))
+        await #expect {
+            try await session.respond(to: String(repeating: "word ", count: 40))
+        } throws: { error in
+            guard case LanguageModelSession.GenerationError.exceededContextWindowSize(let context) = error else { return false }
+            return context.debugDescription.contains("the context holds 64")
+        }
+        // The response budget counts too.
+        await #expect(throws: LanguageModelSession.GenerationError.self) {
+            try await session.respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: 60))
+        }
+        #expect(session.transcript.count == 1)
+    }
+
+    @Test func budgetTooSmallForTheTypeIsADecodingFailure() async throws {
+        let session = session(ScriptedModel(replies: [#"{"name":"Rex","age":3,"tags":[]}"#]))
+        await #expect {
+            try await session.respond(to: "A pet", generating: Pet.self, options: GenerationOptions(maximumResponseTokens: 11))
+        } throws: { error in
+            guard case LanguageModelSession.GenerationError.decodingFailure(let context) = error else { return false }
+            return context.debugDescription.contains("property \"name\"")
+        }
+        // Nothing of the failed request stays in the transcript.
+        #expect(session.transcript.count == 1)
+    }
+
+    @Test func unloadableModel() async throws {
+        let model = SystemLanguageModel(backend: ScriptedModel(availability: .unavailable(.modelNotReady), failsToLoad: true))
+        #expect(model.availability == .unavailable(.modelNotReady))
+        #expect(!model.isAvailable)
+        await #expect {
+            try await LanguageModelSession(model: model).respond(to: "Hi")
+        } throws: { error in
+            guard let error = error as? LanguageModelSession.GenerationError, case .assetsUnavailable = error else { return false }
+            return error.errorDescription != nil && error.recoverySuggestion != nil
+        }
+    }
+
+    @Test func cancellingTheTaskStopsGeneration() async throws {
+        let model = ScriptedModel(replies: [String(repeating: "b", count: 5000)], contextSize: 8000, delay: 0.001)
+        let session = session(model)
+        let task = Task { try await session.respond(to: "Long") }
+        while model.evaluatedTokenCount < 50 { try await Task.sleep(nanoseconds: 1_000_000) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(!session.isResponding)
+        #expect(model.evaluatedTokenCount < 4000)
+        #expect(session.transcript.count == 1)
+    }
+
+    @Test func leavingAStreamEarlyStopsGeneration() async throws {
+        let model = ScriptedModel(replies: [String(repeating: "c", count: 5000)], contextSize: 8000, delay: 0.001)
+        let session = session(model)
+        for try await snapshot in session.streamResponse(to: "Long") where snapshot.content.count > 10 { break }
+        while session.isResponding { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(model.evaluatedTokenCount < 4000)
+    }
+}
+
+@Suite struct SystemLanguageModelTests {
+    @Test func contextAndTokenCounts() async throws {
+        let model = SystemLanguageModel(backend: ScriptedModel(contextSize: 777))
+        #expect(model.contextSize == 777)
+        #expect(model.isAvailable)
+        #expect(try await model.tokenCount(for: "hello") == 5)
+        #expect(try await model.tokenCount(for: Instructions("be kind")) == 7)
+        #expect(try await model.tokenCount(for: Pet.generationSchema) > 20)
+        let entries = [Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "hi"))]))]
+        // <|user|> h i <|end|> <|assistant|>
+        #expect(try await model.tokenCount(for: entries) == 5)
+        #expect(model.supportsLocale(Locale(identifier: "en_US")))
+        #expect(SystemLanguageModel(useCase: .contentTagging).useCase == .contentTagging)
+    }
+
+    @Test func errorTextsAreReadable() {
+        let errors: [LanguageModelSession.GenerationError] = [
+            .exceededContextWindowSize(.init(debugDescription: "a")), .assetsUnavailable(.init(debugDescription: "b")),
+            .guardrailViolation(.init(debugDescription: "c")), .unsupportedGuide(.init(debugDescription: "d")),
+            .unsupportedLanguageOrLocale(.init(debugDescription: "e")), .decodingFailure(.init(debugDescription: "f")),
+            .rateLimited(.init(debugDescription: "g")), .concurrentRequests(.init(debugDescription: "h")),
+            .refusal(.init(transcriptEntries: []), .init(debugDescription: "i")),
+        ]
+        #expect(Set(errors.compactMap(\.errorDescription)).count == 9)
+        #expect(errors.map(\.failureReason) == ["a", "b", "c", "d", "e", "f", "g", "h", "i"])
+    }
+}
