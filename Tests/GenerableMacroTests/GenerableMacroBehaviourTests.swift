@@ -22,7 +22,7 @@ import Testing
         let properties = try #require(try SearchSuggestions.generationSchema.jsonSchema()["properties"])
         #expect(properties.objectValue?.keys == ["searchTerms", "code", "price", "ratings", "nickname", "tags"])
         #expect(properties["searchTerms"]?.jsonString == #"{"description":"A list of suggested search terms","type":"array","items":{"type":"string"},"minItems":4,"maxItems":4}"#)
-        #expect(properties["code"]?["pattern"] == .string(#"[A-Z]{3}\-\d{4}"#))
+        #expect(properties["code"]?["pattern"] == .string(#"^(?:[A-Z]{3}\-\d{4})$"#))
         #expect(properties["price"]?.jsonString == #"{"description":"A ticket price","type":"number","minimum":10,"maximum":200}"#)
         #expect(properties["ratings"]?["items"]?.jsonString == #"{"type":"integer","minimum":1,"maximum":5}"#)
         #expect(try SearchSuggestions.generationSchema.jsonSchema()["required"]?.jsonString == #"["searchTerms","code","price","ratings"]"#)

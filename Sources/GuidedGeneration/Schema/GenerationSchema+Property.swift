@@ -56,11 +56,13 @@ extension GenerationSchema {
 }
 
 extension GuideConstraint {
-    /// The pattern of a regex: its source when it was written as a literal or parsed from a
-    /// string; otherwise a pattern no engine can enforce, refused when the schema is used.
+    /// The pattern of a regex, anchored (a regex guide matches the whole string, while a JSON
+    /// Schema `pattern` may match anywhere in it): its source when it was written as a literal
+    /// or parsed from a string; otherwise a pattern no engine can enforce, refused when the
+    /// schema is used.
     init<Output>(regex: Regex<Output>) {
         if let pattern = regex._literalPattern {
-            self = .pattern(pattern)
+            self = .pattern("^(?:" + pattern + ")$")
         } else {
             self = .unenforceable(
                 guide: ".pattern(Regex<\(Output.self)>)",

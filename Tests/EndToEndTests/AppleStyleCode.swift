@@ -1,0 +1,101 @@
+// Code as written for Apple's FoundationModels framework, with only the import changed.
+import GuidedGeneration
+import Testing
+
+@Generable
+struct SearchSuggestions {
+    @Guide(description: "A list of suggested search terms", .count(4))
+    var searchTerms: [String]
+}
+
+@Generable(description: "Basic profile information about a cat")
+struct ShelterCat {
+    // A guide isn't necessary for basic fields.
+    var name: String
+
+    @Guide(description: "The age of the cat", .range(0...20))
+    var age: Int
+
+    @Guide(description: "A one sentence profile about the cat's personality")
+    var profile: String
+}
+
+@Generable
+enum Mood {
+    case happy, calm, curious
+}
+
+@Generable
+struct MoodReport {
+    var mood: Mood
+    @Guide(.pattern(/[A-Z][a-z]+/))
+    var word: String
+}
+
+struct LandmarkSuggester {
+    func availabilityText() -> String {
+        switch SystemLanguageModel.default.availability {
+        case .available:
+            return "ready"
+        case .unavailable(.modelNotReady):
+            return "downloading"
+        case .unavailable(.deviceNotEligible), .unavailable(.appleIntelligenceNotEnabled):
+            return "unavailable"
+        case .unavailable(_):
+            return "unknown"
+        }
+    }
+
+    func suggestions() async throws -> SearchSuggestions {
+        let session = LanguageModelSession {
+            "You suggest search terms for a travel app."
+            "Keep each term short."
+        }
+        let prompt = "Generate a list of suggested search terms for an app about visiting famous landmarks."
+        let response = try await session.respond(
+            to: prompt, generating: SearchSuggestions.self, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 200))
+        return response.content
+    }
+
+    func streamCat(onPartial: (ShelterCat.PartiallyGenerated) -> Void) async throws -> ShelterCat {
+        let session = LanguageModelSession(instructions: Instructions("You write profiles of shelter cats."))
+        let stream = session.streamResponse(
+            generating: ShelterCat.self, options: GenerationOptions(sampling: .random(top: 10, seed: 42), temperature: 0.5, maximumResponseTokens: 200)
+        ) {
+            "Write a profile of a cat that loves boxes."
+        }
+        for try await partial in stream {
+            onPartial(partial.content)
+        }
+        return try await session.streamResponse(to: "Another one, please.", generating: ShelterCat.self, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 200))
+            .collect().content
+    }
+
+    func mood() async throws -> MoodReport {
+        let session = LanguageModelSession()
+        do {
+            return try await session.respond(to: "How do you feel today?", generating: MoodReport.self, options: GenerationOptions(sampling: .greedy)).content
+        } catch let error as LanguageModelSession.GenerationError {
+            switch error {
+            case .exceededContextWindowSize, .decodingFailure: throw error
+            default: throw error
+            }
+        }
+    }
+}
+
+@Suite(.serialized) struct AppleStyleCodeTests {
+    @Test func appleStyleCodeRuns() async throws {
+        _ = try requireModel()
+        let suggester = LandmarkSuggester()
+        #expect(suggester.availabilityText() == "ready")
+        let suggestions = try await suggester.suggestions()
+        #expect(suggestions.searchTerms.count == 4)
+        var partials: [ShelterCat.PartiallyGenerated] = []
+        let cat = try await suggester.streamCat { partials.append($0) }
+        #expect((0...20).contains(cat.age))
+        #expect(partials.last?.name != nil)
+        let mood = try await suggester.mood()
+        #expect(mood.word.first?.isUppercase == true)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GuidedGeneration
+import Testing
+
+/// The default model, which `.ci/run` fetches before the tests run.
+func requireModel() throws -> SystemLanguageModel {
+    let model = SystemLanguageModel.default
+    try #require(model.isAvailable, "the default model is missing: run `swift run -c release guided fetch-model` first")
+    return model
+}
+
+let greedy = GenerationOptions(sampling: .greedy, maximumResponseTokens: 900)
+
+/// The JSON Schema file of `schemas/`.
+func schemaFile(_ name: String) throws -> GenerationSchema {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("schemas/\(name).json")
+    return try GenerationSchema(jsonSchema: String(contentsOf: url, encoding: .utf8))
+}
+
+@Suite(.serialized) struct EndToEndTests {
+    /// Each file's schema, given to the real model, yields content that becomes the file's Swift type.
+    @Test(arguments: [
+        ("bedtime-story", "Tell a bedtime story about a brave lion.", BedtimeStory.self as any Generable.Type),
+        ("cat-profile", "Describe a shelter cat that needs a home.", CatProfile.self),
+        ("comment-thread", "Write a comment about a new phone, with one reply.", Comment.self),
+        ("contacts-tool-arguments", "Find the phone numbers of people called Smith.", ContactsArguments.self),
+        ("corrected-sentence", "Correct this sentence: 'she go to school every days'.", CorrectedSentence.self),
+        ("itinerary", "Plan a three-day trip to Kyoto.", Itinerary.self),
+        ("recipe", "Give me a recipe for pancakes.", Recipe.self),
+        ("trip-ideas", "Suggest trips for a family who loves beaches.", TripIdeas.self),
+        ("workout-plan", "Make a workout plan for a beginner runner.", WorkoutPlan.self),
+    ])
+    func schemaFileYieldsItsType(name: String, prompt: String, type: any Generable.Type) async throws {
+        let session = LanguageModelSession(model: try requireModel())
+        let response = try await session.respond(to: prompt, schema: try schemaFile(name), options: greedy)
+        #expect(response.rawContent.isComplete)
+        _ = try type.init(response.rawContent)
+        let statistics = try #require(session.statistics)
+        #expect(statistics.forcedTokens > 0)
+        #expect(statistics.responseTokens <= 900)
+    }
+
+    /// Streaming gives snapshots that only grow, ending with the value a greedy `respond` gives.
+    @Test func streamingIsMonotoneAndGreedyRepeats() async throws {
+        let model = try requireModel()
+        let prompt = "Give me a recipe for pancakes."
+        var snapshots: [GeneratedContent] = []
+        for try await snapshot in LanguageModelSession(model: model).streamResponse(to: prompt, generating: Recipe.self, options: greedy) {
+            snapshots.append(snapshot.rawContent)
+        }
+        #expect(snapshots.count > 10)
+        for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
+            #expect(next.extends(previous), "\(next.jsonString) does not extend \(previous.jsonString)")
+        }
+        let first = try await LanguageModelSession(model: model).respond(to: prompt, generating: Recipe.self, options: greedy)
+        let second = try await LanguageModelSession(model: model).respond(to: prompt, generating: Recipe.self, options: greedy)
+        #expect(first.rawContent.jsonString == second.rawContent.jsonString)
+        #expect(snapshots.last?.jsonString == first.rawContent.jsonString)
+        #expect(snapshots.last?.isComplete == true)
+    }
+
+    /// A text response, and a follow-up that sees it.
+    @Test func textAndFollowUp() async throws {
+        let session = LanguageModelSession(model: try requireModel(), instructions: "You answer in one short sentence.")
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 60)
+        let answer = try await session.respond(to: "What is the capital of France?", options: options)
+        #expect(answer.content.contains("Paris"))
+        let followUp = try await session.respond(to: "And of Italy?", options: options)
+        #expect(!followUp.content.isEmpty)
+        #expect(session.transcript.count == 5)
+        #expect((session.statistics?.cachedPromptTokens ?? 0) > 20)
+    }
+}
+
+extension GeneratedContent {
+    /// Whether this content is `earlier` grown: every string, array and structure of `earlier`
+    /// is a prefix of the one here.
+    func extends(_ earlier: GeneratedContent) -> Bool {
+        switch (earlier.kind, kind) {
+        case (.string(let before), .string(let after)): return after.hasPrefix(before)
+        case (.array(let before), .array(let after)):
+            return before.count <= after.count && zip(before, after).allSatisfy { $1.extends($0) }
+        case (.structure(let before, let beforeKeys), .structure(let after, let afterKeys)):
+            return afterKeys.starts(with: beforeKeys) && beforeKeys.allSatisfy { key in after[key].map { $0.extends(before[key]!) } ?? false }
+        default: return earlier.isComplete ? earlier.kind == kind : true
+        }
+    }
+}
