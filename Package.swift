@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(name: "guided", dependencies: ["PartialJSON", "LlamaInference", "GuidedGeneration"]),
         .executableTarget(
             name: "guided-bench",
-            dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference"],
+            dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference", "GuidedGeneration"],
             path: "Benchmarks/guided-bench"
         ),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),

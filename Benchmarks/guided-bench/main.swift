@@ -21,6 +21,13 @@ case "decode":
     runOrExit { try DecodeBenchmark(arguments: Array(arguments.dropFirst())).run() }
 case "logits":
     runOrExit { try LogitsCommand(arguments: Array(arguments.dropFirst())).run() }
+case "generate":
+    do {
+        try await GenerateBenchmark(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
+        exit(1)
+    }
 case "masks":
     runOrExit { try MaskBenchmark(arguments: Array(arguments.dropFirst())).run() }
 default:
@@ -36,6 +43,10 @@ default:
               schema compile time and per-token mask time over a tokenizer's vocabulary
           decode [--model PATH] [--threads N] [--prompt-tokens 128] [--generate 128] [--runs 3]
               prefill and decode speed of the local model, and peak memory
+          generate [--model PATH] [--schemas FOLDER] [--max-tokens N]
+              the decode loop on each schema of schemas/: tokens per second with the schema
+              (forced text fast-forwarded) against free text of the same length, the share of
+              forced tokens, and the time to the first snapshot
           logits --model PATH --text TEXT [--threads N]
               tokenizes TEXT (no template), runs it, and prints {"tokens": [...], "top": [[id, logit], ...]}
               with the 20 largest last-position logits
