@@ -113,6 +113,18 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         #expect(model.evaluatedTokenCount - firstCost < conversation.utf8.count / 2)
     }
 
+    @Test func prewarmComputesTheInstructionsAhead() async throws {
+        let model = ScriptedModel(replies: ["Fine"])
+        let session = session(model, instructions: "You are a very patient assistant who answers briefly.")
+        session.prewarm(promptPrefix: Prompt("Question:"))
+        while model.evaluatedTokenCount == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        try await session.respond(to: "Question: how are you?")
+        let statistics = try #require(session.statistics)
+        // The system message and "<|user|>Question:" were computed by the prewarm.
+        let shared = model.tokenize("<|system|>You are a very patient assistant who answers briefly.<|end|><|user|>Question:", parsingSpecialTokens: true)
+        #expect(statistics.cachedPromptTokens == shared.count)
+    }
+
     @Test func sessionFromATranscriptContinuesIt() async throws {
         let model = ScriptedModel(replies: ["Answer", "More"])
         let first = session(model)
