@@ -70,17 +70,18 @@ extension LanguageModelSession {
         }
     }
 
-    /// Answers a request as a stream of events; ending the stream early stops it.
-    func stream(_ request: Request) -> AsyncThrowingStream<StreamEvent, any Error> {
+    /// Answers a request as a stream of events; ending the stream early, or setting the flag,
+    /// stops it.
+    func stream(_ request: Request) -> (events: AsyncThrowingStream<StreamEvent, any Error>, cancellation: CancellationFlag) {
         let (events, continuation) = AsyncThrowingStream<StreamEvent, any Error>.makeStream()
+        let cancellation = CancellationFlag()
         let transcript: Transcript
         do {
             transcript = try beginResponding()
         } catch {
             continuation.finish(throwing: error)
-            return events
+            return (events, cancellation)
         }
-        let cancellation = CancellationFlag()
         continuation.onTermination = { _ in cancellation.cancel() }
         Thread.detachNewThread {
             do {
@@ -93,7 +94,7 @@ extension LanguageModelSession {
                 continuation.finish(throwing: error)
             }
         }
-        return events
+        return (events, cancellation)
     }
 
     /// Makes the requested type from generated content.

@@ -29,18 +29,18 @@ extension LanguageModelSession {
 
     /// Streams the answer to a prompt as text, growing with each token.
     public func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) -> sending ResponseStream<String> {
-        ResponseStream<String>(events: stream(Request(prompt: prompt, schema: nil, includeSchemaInPrompt: false, options: options)))
+        ResponseStream<String>(stream(Request(prompt: prompt, schema: nil, includeSchemaInPrompt: false, options: options)))
     }
 
     /// Streams the answer to a prompt as text, growing with each token.
     @_disfavoredOverload
     public func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions()) -> sending ResponseStream<String> {
-        ResponseStream<String>(events: stream(Request(prompt: Prompt(prompt), schema: nil, includeSchemaInPrompt: false, options: options)))
+        ResponseStream<String>(stream(Request(prompt: Prompt(prompt), schema: nil, includeSchemaInPrompt: false, options: options)))
     }
 
     /// Streams the answer to a prompt as text, growing with each token.
     public func streamResponse(options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt) rethrows -> sending ResponseStream<String> {
-        ResponseStream<String>(events: stream(Request(prompt: try prompt(), schema: nil, includeSchemaInPrompt: false, options: options)))
+        ResponseStream<String>(stream(Request(prompt: try prompt(), schema: nil, includeSchemaInPrompt: false, options: options)))
     }
 
     /// Answers a prompt with content of a schema; the content always matches it.
@@ -70,18 +70,18 @@ extension LanguageModelSession {
 
     /// Streams the answer to a prompt as content of a schema, each snapshot the content so far.
     public func streamResponse(to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()) -> sending ResponseStream<GeneratedContent> {
-        ResponseStream<GeneratedContent>(events: stream(Request(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
+        ResponseStream<GeneratedContent>(stream(Request(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
     }
 
     /// Streams the answer to a prompt as content of a schema, each snapshot the content so far.
     @_disfavoredOverload
     public func streamResponse(to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()) -> sending ResponseStream<GeneratedContent> {
-        ResponseStream<GeneratedContent>(events: stream(Request(prompt: Prompt(prompt), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
+        ResponseStream<GeneratedContent>(stream(Request(prompt: Prompt(prompt), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
     }
 
     /// Streams the answer to a prompt as content of a schema, each snapshot the content so far.
     public func streamResponse(schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt) rethrows -> sending ResponseStream<GeneratedContent> {
-        ResponseStream<GeneratedContent>(events: stream(Request(prompt: try prompt(), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
+        ResponseStream<GeneratedContent>(stream(Request(prompt: try prompt(), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
     }
 
     /// Answers a prompt with a value of a `Generable` type; the value always matches the type's schema, properties in declaration order.
@@ -111,17 +111,17 @@ extension LanguageModelSession {
 
     /// Streams the answer to a prompt as snapshots of a `Generable` type's partially generated form, properties filled in declaration order.
     public func streamResponse<Content: Generable>(to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()) -> sending ResponseStream<Content> {
-        ResponseStream<Content>(events: stream(Request(prompt: prompt, schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
+        ResponseStream<Content>(stream(Request(prompt: prompt, schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
     }
 
     /// Streams the answer to a prompt as snapshots of a `Generable` type's partially generated form, properties filled in declaration order.
     @_disfavoredOverload
     public func streamResponse<Content: Generable>(to prompt: String, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()) -> sending ResponseStream<Content> {
-        ResponseStream<Content>(events: stream(Request(prompt: Prompt(prompt), schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
+        ResponseStream<Content>(stream(Request(prompt: Prompt(prompt), schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
     }
 
     /// Streams the answer to a prompt as snapshots of a `Generable` type's partially generated form, properties filled in declaration order.
     public func streamResponse<Content: Generable>(generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt) rethrows -> sending ResponseStream<Content> {
-        ResponseStream<Content>(events: stream(Request(prompt: try prompt(), schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
+        ResponseStream<Content>(stream(Request(prompt: try prompt(), schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)))
     }
 }

@@ -24,9 +24,17 @@ extension LanguageModelSession {
         }
 
         let events: AsyncThrowingStream<StreamEvent, any Error>
+        /// Stops the generation behind the stream.
+        let cancellation: CancellationFlag?
 
-        init(events: AsyncThrowingStream<StreamEvent, any Error>) {
+        init(events: AsyncThrowingStream<StreamEvent, any Error>, cancellation: CancellationFlag? = nil) {
             self.events = events
+            self.cancellation = cancellation
+        }
+
+        /// The stream of a running generation.
+        init(_ generation: (events: AsyncThrowingStream<StreamEvent, any Error>, cancellation: CancellationFlag)) {
+            self.init(events: generation.events, cancellation: generation.cancellation)
         }
 
         /// A stream that gives one complete content at once.
@@ -46,12 +54,14 @@ extension LanguageModelSession {
         }
 
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(events: events.makeAsyncIterator())
+            AsyncIterator(events: events.makeAsyncIterator(), reader: StreamReader(cancellation: cancellation))
         }
 
         /// Reads the snapshots of a response.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var events: AsyncThrowingStream<StreamEvent, any Error>.AsyncIterator
+            /// Stops the generation when the iterator is dropped (a loop left early).
+            let reader: StreamReader
 
             public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
                 while let event = try await events.next(isolation: actor) {
@@ -73,6 +83,19 @@ extension LanguageModelSession {
 
             public mutating func next() async throws -> Snapshot? {
                 try await next(isolation: nil)
+            }
+        }
+
+        /// Stops a stream's generation when the one reading it goes away.
+        final class StreamReader: Sendable {
+            let cancellation: CancellationFlag?
+
+            init(cancellation: CancellationFlag?) {
+                self.cancellation = cancellation
+            }
+
+            deinit {
+                cancellation?.cancel()
             }
         }
 
