@@ -208,7 +208,7 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
     }
 
     @Test func cancellingTheTaskStopsGeneration() async throws {
-        let model = ScriptedModel(replies: [String(repeating: "b", count: 5000)], contextSize: 8000, delay: 0.001)
+        let model = ScriptedModel(replies: [String(repeating: "b", count: 5000)], contextSize: 8000, delay: 0.005)
         let session = session(model)
         let task = Task { try await session.respond(to: "Long") }
         while model.evaluatedTokenCount < 50 { try await Task.sleep(nanoseconds: 1_000_000) }
@@ -220,7 +220,7 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
     }
 
     @Test func leavingAStreamEarlyStopsGeneration() async throws {
-        let model = ScriptedModel(replies: [String(repeating: "c", count: 5000)], contextSize: 8000, delay: 0.001)
+        let model = ScriptedModel(replies: [String(repeating: "c", count: 5000)], contextSize: 8000, delay: 0.005)
         let session = session(model)
         for try await snapshot in session.streamResponse(to: "Long") where snapshot.content.count > 10 { break }
         while session.isResponding { try await Task.sleep(nanoseconds: 1_000_000) }
