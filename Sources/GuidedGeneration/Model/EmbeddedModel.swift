@@ -56,7 +56,7 @@ final class LoadedEmbeddedModel: LoadedLanguageModel {
     }
 
     func conversationText(_ messages: [ConversationMessage]) -> String {
-        template.render(messages.map { ChatMessage(role: ChatMessage.Role(rawValue: $0.role.rawValue) ?? .user, content: $0.content) })
+        template.render(messages)
     }
 
     func makeContext(size: Int) throws -> any LanguageModelContext {
