@@ -48,15 +48,18 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
     var stopTokens: Set<Int32> { [Self.end] }
 
     func tokenize(_ text: String, parsingSpecialTokens: Bool) -> [Int32] {
+        let bytes = Array(text.utf8)
         var tokens: [Int32] = []
-        var rest = Substring(text)
-        while let first = rest.utf8.first {
-            if parsingSpecialTokens, let (name, id) = Self.controls.first(where: { rest.hasPrefix($0.0) }) {
+        var index = 0
+        while index < bytes.count {
+            if parsingSpecialTokens, bytes[index] == UInt8(ascii: "<"),
+                let (name, id) = Self.controls.first(where: { bytes[index...].starts(with: $0.0.utf8) })
+            {
                 tokens.append(id)
-                rest = rest.dropFirst(name.count)
+                index += name.utf8.count
             } else {
-                tokens.append(Int32(first))
-                rest = Substring(rest.utf8.dropFirst())
+                tokens.append(Int32(bytes[index]))
+                index += 1
             }
         }
         return tokens

@@ -17,6 +17,11 @@ extension SystemLanguageModel {
         try await count(SchemaPromptText.render(try schema.jsonSchema()))
     }
 
+    /// How many tokens the presentation of tools takes in the instructions.
+    public nonisolated(nonsending) func tokenCount(for tools: [any Tool]) async throws -> Int {
+        try await count(ToolCallSyntax.instructions(for: tools.map { Transcript.ToolDefinition(tool: $0) }))
+    }
+
     /// How many tokens transcript entries take, rendered as the model reads them.
     public nonisolated(nonsending) func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
         let messages = ConversationRenderer.messages(of: Transcript(entries: transcriptEntries))
@@ -29,10 +34,6 @@ extension SystemLanguageModel {
 
     /// Runs `body` on the loaded model, away from the caller's thread.
     private func run<T: Sendable>(_ body: @escaping @Sendable (ModelRuntime) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { [self] in
-                continuation.resume(with: Result { try body(try runtime()) })
-            }
-        }
+        try await onDetachedThread { [self] in try body(try runtime()) }
     }
 }

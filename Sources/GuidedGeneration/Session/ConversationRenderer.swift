@@ -1,8 +1,7 @@
-import PartialJSON
-
 /// How a transcript becomes the messages a backend's chat template renders: instructions as the
 /// system message, prompts (with the schema of their response format) as user messages,
-/// responses as assistant messages, tool calls and outputs as the template's tool turns.
+/// responses as assistant messages; tool definitions, calls and outputs as ``ToolCallSyntax``
+/// writes them.
 enum ConversationRenderer {
     static func messages(of transcript: Transcript) -> [ConversationMessage] {
         transcript.compactMap(message(for:))
@@ -11,7 +10,9 @@ enum ConversationRenderer {
     static func message(for entry: Transcript.Entry) -> ConversationMessage? {
         switch entry {
         case .instructions(let instructions):
-            return ConversationMessage(role: .system, content: instructions.segments.text)
+            let tools = ToolCallSyntax.instructions(for: instructions.toolDefinitions)
+            let text = [instructions.segments.text, tools].filter { !$0.isEmpty }.joined(separator: "\n\n")
+            return ConversationMessage(role: .system, content: text)
         case .prompt(let prompt):
             var text = prompt.segments.text
             if let format = prompt.responseFormat, let schema = try? format.schema.jsonSchema() {
@@ -21,10 +22,9 @@ enum ConversationRenderer {
         case .response(let response):
             return ConversationMessage(role: .assistant, content: response.segments.text)
         case .toolCalls(let calls):
-            return ConversationMessage(
-                role: .assistant, content: calls.map { "{\"tool\":\(JSONValue.string($0.toolName).jsonString),\"arguments\":\($0.arguments.jsonString)}" }.joined(separator: "\n"))
+            return ConversationMessage(role: .assistant, content: ToolCallSyntax.text(of: calls))
         case .toolOutput(let output):
-            return ConversationMessage(role: .tool, content: output.segments.text)
+            return ConversationMessage(role: .user, content: ToolCallSyntax.text(of: output))
         }
     }
 }

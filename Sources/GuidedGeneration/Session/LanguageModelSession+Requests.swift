@@ -1,5 +1,5 @@
-import Foundation
 import ConstrainedDecoding
+import Foundation
 
 extension LanguageModelSession {
     /// What a request asks for.
@@ -11,33 +11,98 @@ extension LanguageModelSession {
         let options: GenerationOptions
     }
 
-    /// Answers a request on the calling thread, calling `onSnapshot` as the content grows.
-    /// The session must have been marked busy; it is free again when this returns.
-    func run(
-        _ request: Request, transcript: Transcript, cancellation: CancellationFlag, onSnapshot: (GeneratedContent) -> Void
-    ) throws -> (content: GeneratedContent, entries: [Transcript.Entry]) {
-        var entries: [Transcript.Entry] = []
+    /// Answers a request: turns of the model, with the tools it calls run between them, until it
+    /// answers; `onSnapshot` is called as the answer grows. The session must have been marked
+    /// busy; it is free again when this returns, with the request's entries appended to the
+    /// transcript when it succeeded and the transcript as it was when it failed.
+    func perform(
+        _ request: Request, transcript: Transcript, cancellation: CancellationFlag, onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
+    ) async throws -> (content: GeneratedContent, entries: [Transcript.Entry]) {
+        var committed: [Transcript.Entry] = []
         var statistics: GenerationStatistics?
-        defer { endResponding(appending: entries, statistics: statistics) }
+        defer { endResponding(appending: committed, statistics: statistics) }
         let runtime = try model.runtime()
         let grammar = try request.schema.map { try Self.grammar(of: $0, runtime: runtime) }
+        let callGrammar = try toolCallGrammar(runtime: runtime)
         let format = request.includeSchemaInPrompt ? request.schema.map(Transcript.ResponseFormat.init(schema:)) : nil
-        let prompt = Transcript.Prompt(segments: request.prompt.transcriptSegments, options: request.options, responseFormat: format)
-        var messages = ConversationRenderer.messages(of: transcript)
-        if let message = ConversationRenderer.message(for: .prompt(prompt)) { messages.append(message) }
-        let generator = ResponseGenerator(
-            runtime: runtime, cache: cache, prompt: runtime.tokens(ofConversation: messages), grammar: grammar,
-            options: request.options, cancellation: cancellation)
-        let output = try generator.run(onSnapshot: onSnapshot)
-        statistics = output.statistics
-        let segment: Transcript.Segment
-        if let schema = request.schema {
-            segment = .structure(Transcript.StructuredSegment(source: schema.name ?? "response", content: output.content))
-        } else {
-            segment = .text(Transcript.TextSegment(content: output.text))
+        var entries: [Transcript.Entry] = [
+            .prompt(Transcript.Prompt(segments: request.prompt.transcriptSegments, options: request.options, responseFormat: format))
+        ]
+        var rounds: [Transcript.ToolCalls] = []
+        let limit = maximumToolRounds
+        var total = GenerationStatistics()
+        while true {
+            let messages = ConversationRenderer.messages(of: Transcript(entries: transcript.entries + entries))
+            let generator = ResponseGenerator(
+                runtime: runtime, cache: cache, prompt: runtime.tokens(ofConversation: messages), grammar: grammar, toolCalls: callGrammar,
+                options: request.options, cancellation: cancellation)
+            let output = try await onDetachedThread { try generator.run(onSnapshot: onSnapshot) }
+            total.add(output.statistics)
+            guard output.isToolCalls else {
+                let segment: Transcript.Segment
+                if let schema = request.schema {
+                    segment = .structure(Transcript.StructuredSegment(source: schema.name ?? "response", content: output.content))
+                } else {
+                    segment = .text(Transcript.TextSegment(content: output.text))
+                }
+                entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment])))
+                committed = entries
+                statistics = total
+                return (output.content, entries)
+            }
+            let calls = Transcript.ToolCalls(ToolCallSyntax.calls(in: output.content))
+            rounds.append(calls)
+            guard rounds.count <= limit else { throw ToolRoundLimitError(limit: limit, toolCalls: rounds) }
+            entries.append(.toolCalls(calls))
+            entries += try await call(calls).map(Transcript.Entry.toolOutput)
+            if cancellation.isCancelled { throw CancellationError() }
         }
-        entries = [.prompt(prompt), .response(Transcript.Response(assetIDs: [], segments: [segment]))]
-        return (output.content, entries)
+    }
+
+    /// The grammar of the calls the model may make of the session's tools; `nil` without tools.
+    private func toolCallGrammar(runtime: ModelRuntime) throws -> CompiledGrammar? {
+        guard !tools.isEmpty else { return nil }
+        let schema: String
+        do {
+            schema = try ToolCallSchema.schema(for: tools.map { Transcript.ToolDefinition(tool: $0) }).jsonString
+        } catch {
+            throw GenerationError.unsupportedGuide(.init(debugDescription: "The arguments of a tool cannot be written as JSON Schema: \(error)"))
+        }
+        do {
+            return try runtime.grammar(forJSONSchema: schema)
+        } catch {
+            throw GenerationError.unsupportedGuide(.init(debugDescription: "The arguments of the tools cannot be enforced: \(error)"))
+        }
+    }
+
+    /// Runs a turn's calls, concurrently; their outputs come in the order of the calls.
+    private func call(_ calls: Transcript.ToolCalls) async throws -> [Transcript.ToolOutput] {
+        let tools = try calls.map { call in
+            guard let tool = self.tools.first(where: { $0.name == call.toolName }) else {
+                throw GenerationError.decodingFailure(.init(debugDescription: "The model called \"\(call.toolName)\", which is not a tool of the session."))
+            }
+            return tool
+        }
+        return try await withThrowingTaskGroup(of: (Int, Transcript.ToolOutput).self) { group in
+            for (index, (call, tool)) in zip(calls, tools).enumerated() {
+                group.addTask { (index, try await Self.invoke(tool, call)) }
+            }
+            var outputs: [Transcript.ToolOutput?] = Array(repeating: nil, count: calls.count)
+            for try await (index, output) in group { outputs[index] = output }
+            return outputs.compactMap { $0 }
+        }
+    }
+
+    /// Runs one call; what the tool throws becomes a ``ToolCallError``.
+    private static func invoke<T: Tool>(_ tool: T, _ call: Transcript.ToolCall) async throws -> Transcript.ToolOutput {
+        do {
+            let output = try await tool.call(arguments: try T.Arguments(call.arguments))
+            return Transcript.ToolOutput(id: call.id, toolName: call.toolName, segments: output.promptRepresentation.transcriptSegments)
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw ToolCallError(tool: tool, underlyingError: error)
+        }
     }
 
     /// The grammar of a schema for the model.
@@ -55,16 +120,12 @@ extension LanguageModelSession {
         }
     }
 
-    /// Answers a request away from the caller's thread; cancelling the calling task stops it.
+    /// Answers a request; cancelling the calling task stops it.
     func respond(_ request: Request) async throws -> (content: GeneratedContent, entries: [Transcript.Entry]) {
         let transcript = try beginResponding()
         let cancellation = CancellationFlag()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread.detachNewThread {
-                    continuation.resume(with: Result { try self.run(request, transcript: transcript, cancellation: cancellation) { _ in } })
-                }
-            }
+            try await perform(request, transcript: transcript, cancellation: cancellation) { _ in }
         } onCancel: {
             cancellation.cancel()
         }
@@ -82,10 +143,9 @@ extension LanguageModelSession {
             continuation.finish(throwing: error)
             return (events, cancellation)
         }
-        continuation.onTermination = { _ in cancellation.cancel() }
-        Thread.detachNewThread {
+        let task = Task {
             do {
-                let (_, entries) = try self.run(request, transcript: transcript, cancellation: cancellation) { content in
+                let (_, entries) = try await self.perform(request, transcript: transcript, cancellation: cancellation) { content in
                     continuation.yield(.snapshot(content))
                 }
                 continuation.yield(.finished(entries))
@@ -93,6 +153,10 @@ extension LanguageModelSession {
             } catch {
                 continuation.finish(throwing: error)
             }
+        }
+        continuation.onTermination = { _ in
+            cancellation.cancel()
+            task.cancel()
         }
         return (events, cancellation)
     }
@@ -104,5 +168,20 @@ extension LanguageModelSession {
         } catch {
             throw GenerationError.decodingFailure(.init(debugDescription: "The response cannot become a \(Content.self): \(error)"))
         }
+    }
+}
+
+extension GenerationStatistics {
+    /// Adds the figures of a later turn of the same request.
+    mutating func add(_ turn: GenerationStatistics) {
+        if let first = turn.firstSnapshotSeconds, firstSnapshotSeconds == nil {
+            firstSnapshotSeconds = promptSeconds + responseSeconds + first
+        }
+        promptTokens += turn.promptTokens
+        cachedPromptTokens += turn.cachedPromptTokens
+        responseTokens += turn.responseTokens
+        forcedTokens += turn.forcedTokens
+        promptSeconds += turn.promptSeconds
+        responseSeconds += turn.responseSeconds
     }
 }

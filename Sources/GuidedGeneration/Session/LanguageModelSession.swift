@@ -10,6 +10,8 @@ import Synchronization
 /// its new tokens.
 public final class LanguageModelSession: Sendable {
     let model: SystemLanguageModel
+    /// The tools the model may call.
+    let tools: [any Tool]
     let cache = ContextCache()
     private let state: Mutex<State>
 
@@ -17,33 +19,46 @@ public final class LanguageModelSession: Sendable {
         var transcript: Transcript
         var isResponding = false
         var statistics: GenerationStatistics?
+        var maximumToolRounds = 8
     }
 
-    /// Creates a session on `model` with instructions.
-    public convenience init(model: SystemLanguageModel = .default, instructions: Instructions? = nil) {
-        self.init(model: model, transcript: Transcript(entries: Self.instructionsEntries(instructions)))
+    /// Creates a session on `model` with tools and instructions.
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: Instructions? = nil) {
+        self.init(model: model, tools: tools, transcript: Transcript(entries: Self.instructionsEntries(instructions, tools: tools)))
     }
 
-    /// Creates a session on `model` with instructions given as text.
+    /// Creates a session on `model` with tools and instructions given as text.
     @_disfavoredOverload
-    public convenience init(model: SystemLanguageModel = .default, instructions: String? = nil) {
-        self.init(model: model, instructions: instructions.map { Instructions($0) })
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], instructions: String? = nil) {
+        self.init(model: model, tools: tools, instructions: instructions.map { Instructions($0) })
     }
 
-    /// Creates a session on `model` with instructions written with a builder.
-    public convenience init(model: SystemLanguageModel = .default, @InstructionsBuilder instructions: () throws -> Instructions) rethrows {
-        self.init(model: model, instructions: try instructions())
+    /// Creates a session on `model` with tools and instructions written with a builder.
+    public convenience init(
+        model: SystemLanguageModel = .default, tools: [any Tool] = [], @InstructionsBuilder instructions: () throws -> Instructions
+    ) rethrows {
+        self.init(model: model, tools: tools, instructions: try instructions())
     }
 
-    /// Creates a session on `model` that continues a transcript.
-    public init(model: SystemLanguageModel = .default, transcript: Transcript) {
+    /// Creates a session on `model` that continues a transcript, with tools the model may call.
+    public init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
         self.model = model
+        self.tools = tools
         state = Mutex(State(transcript: transcript))
     }
 
-    private static func instructionsEntries(_ instructions: Instructions?) -> [Transcript.Entry] {
-        guard let instructions else { return [] }
-        return [.instructions(Transcript.Instructions(segments: instructions.transcriptSegments, toolDefinitions: []))]
+    /// The instructions entry: the instructions and the tools' definitions, when there are any.
+    private static func instructionsEntries(_ instructions: Instructions?, tools: [any Tool]) -> [Transcript.Entry] {
+        guard instructions != nil || !tools.isEmpty else { return [] }
+        let definitions = tools.map { Transcript.ToolDefinition(tool: $0) }
+        return [.instructions(Transcript.Instructions(segments: instructions?.transcriptSegments ?? [], toolDefinitions: definitions))]
+    }
+
+    /// How many turns of tool calls one request may take before the model must have answered;
+    /// past it the request fails with ``ToolRoundLimitError``.
+    public var maximumToolRounds: Int {
+        get { state.withLock { $0.maximumToolRounds } }
+        set { state.withLock { $0.maximumToolRounds = max(1, newValue) } }
     }
 
     /// Everything said in the session so far.

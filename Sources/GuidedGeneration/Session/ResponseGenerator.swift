@@ -2,29 +2,37 @@ import ConstrainedDecoding
 import Foundation
 import PartialJSON
 
-/// The decode loop of one response: the conversation is read into the model's context, then
+/// The decode loop of one model turn: the conversation is read into the model's context, then
 /// tokens are chosen one by one, under the schema's grammar when there is one, with the text the
-/// grammar forces written without asking the model; each change is reported as a snapshot.
+/// grammar forces written without asking the model; each change of the answer is reported as a
+/// snapshot. When the model has tools, the turn is either the answer or tool calls that match
+/// the tools' schemas.
 struct ResponseGenerator {
     let runtime: ModelRuntime
     let cache: ContextCache
     /// The conversation, ending with the opening of the assistant's turn.
     let prompt: [Int32]
-    /// The grammar of the response, or `nil` for free text.
+    /// The grammar of the answer, or `nil` for free text.
     let grammar: CompiledGrammar?
+    /// The grammar of the tool calls the model may write instead of the answer; `nil` when it
+    /// has no tools.
+    let toolCalls: CompiledGrammar?
     let options: GenerationOptions
     let cancellation: CancellationFlag
 
-    /// What a generation produced.
+    /// What a turn produced.
     struct Output {
+        /// The answer, or the array of tool calls.
         var content: GeneratedContent
         var text: String
         var statistics: GenerationStatistics
+        /// Whether the model called tools instead of answering.
+        var isToolCalls: Bool
     }
 
-    /// Runs the loop, calling `onSnapshot` with the content after each token that changed it
-    /// (the last call has the complete content).
-    func run(onSnapshot: (GeneratedContent) -> Void) throws -> Output {
+    /// Runs the loop, calling `onSnapshot` with the answer after each token that changed it (the
+    /// last call has the complete answer; tool calls are not reported).
+    func run(onSnapshot: @escaping (GeneratedContent) -> Void) throws -> Output {
         let contextSize = runtime.contextSize
         let budget = options.maximumResponseTokens.map { max(0, $0) }
         let needed = prompt.count + max(1, budget ?? 1)
@@ -37,80 +45,19 @@ struct ResponseGenerator {
         }
         cache.lock.lock()
         defer { cache.lock.unlock() }
+        let started = Date()
+        let (logits, reused) = try cache.load(prompt, runtime: runtime)
         var statistics = GenerationStatistics()
         statistics.promptTokens = prompt.count
-        let started = Date()
-        var (logits, reused) = try cache.load(prompt, runtime: runtime)
         statistics.cachedPromptTokens = reused
         statistics.promptSeconds = Date().timeIntervalSince(started)
-        let writing = Date()
-        var sampler = makeSampler()
-        var text = TextAccumulator(json: grammar != nil)
-        let matcher = grammar.map { GrammarMatcher(grammar: $0, vocabulary: runtime.vocabulary) }
-        var mask = TokenBitset(capacity: runtime.vocabulary.count)
-        var last: GeneratedContent?
-        func report() throws {
-            guard let content = try text.snapshot(), content != last else { return }
-            last = content
-            if statistics.firstSnapshotSeconds == nil { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
-            onSnapshot(content)
-        }
-        /// Evaluates response tokens, within the budget and the context.
-        func write(_ tokens: [Int32]) throws {
-            if cancellation.isCancelled { throw CancellationError() }
-            if let budget, statistics.responseTokens + tokens.count > budget { throw Stop.budget }
-            guard cache.tokens.count + tokens.count <= contextSize else { throw Stop.context }
-            logits = try cache.append(tokens)
-            statistics.responseTokens += tokens.count
-            for token in tokens { try text.append(runtime.model.tokenBytes[Int(token)]) }
-            try report()
-        }
-        do {
-            if let matcher {
-                while matcher.canContinue {
-                    if var forced = forcedTokens(matcher) {
-                        // Within the budget: what goes beyond it is read back out of the matcher.
-                        let excess = forced.count - ((budget ?? .max) - statistics.responseTokens)
-                        if excess > 0 {
-                            matcher.rollback(excess)
-                            forced.removeLast(excess)
-                        }
-                        if !forced.isEmpty { try write(forced) }
-                        statistics.forcedTokens += forced.count
-                        if excess > 0 { throw Stop.budget }
-                        continue
-                    }
-                    if let budget, statistics.responseTokens >= budget { throw Stop.budget }
-                    penalizeRepetition(logits, written: cache.tokens.suffix(statistics.responseTokens))
-                    guard let token = sampler.sample(logits: logits, matcher: matcher, mask: &mask) else {
-                        throw Stop.noToken
-                    }
-                    if token == runtime.vocabulary.endOfText { break }
-                    matcher.advance(token: token)
-                    try write([token])
-                }
-            } else {
-                let allowed = runtime.textTokens
-                while statistics.responseTokens < (budget ?? .max) {
-                    penalizeRepetition(logits, written: cache.tokens.suffix(statistics.responseTokens))
-                    guard let token = sampler.choose(logits: logits, allowed: allowed) else { break }
-                    if runtime.model.stopTokens.contains(token) { break }
-                    try write([token])
-                }
-            }
-        } catch let stop as Stop {
-            throw stop.error(text: text, statistics: statistics, contextSize: contextSize, isText: grammar == nil)
-        }
-        let content = try text.finishedContent()
-        statistics.responseSeconds = Date().timeIntervalSince(writing)
-        if content != last { onSnapshot(content) }
-        if statistics.firstSnapshotSeconds == nil { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
-        return Output(content: content, text: text.string, statistics: statistics)
+        let turn = Turn(generator: self, budget: budget, logits: logits, statistics: statistics, started: started, onSnapshot: onSnapshot)
+        return try turn.run()
     }
 
     /// The tokens of the text the grammar forces from here, when there is any and the matcher
     /// accepts them (they are read into the matcher).
-    private func forcedTokens(_ matcher: GrammarMatcher) -> [Int32]? {
+    fileprivate func forcedTokens(_ matcher: GrammarMatcher) -> [Int32]? {
         var bytes = matcher.forcedBytes()
         // Only whole characters are tokenized; a character split by a choice is left to the model.
         while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }
@@ -129,18 +76,7 @@ struct ResponseGenerator {
     /// How many of the last response tokens count as written lately.
     static let repetitionWindow = 64
 
-    /// Makes the tokens written lately less likely, as llama.cpp's repetition penalty does: small
-    /// models otherwise fall into loops (the same array element again and again).
-    private func penalizeRepetition(_ logits: UnsafeBufferPointer<Float>, written: ArraySlice<Int32>) {
-        let penalty = Self.repetitionPenalty
-        let mutable = UnsafeMutableBufferPointer(mutating: logits)
-        for token in Set(written.suffix(Self.repetitionWindow)) {
-            let logit = mutable[Int(token)]
-            mutable[Int(token)] = logit > 0 ? logit / penalty : logit * penalty
-        }
-    }
-
-    private func makeSampler() -> Sampler {
+    fileprivate func makeSampler() -> Sampler {
         let temperature = options.temperature ?? 0.7
         switch options.sampling?.kind {
         case .greedy: return Sampler(mode: .greedy)
@@ -150,12 +86,201 @@ struct ResponseGenerator {
         case nil: return Sampler(mode: .topP(0.9), temperature: temperature, seed: .random(in: .min ... .max))
         }
     }
+}
 
-    /// Why the loop stopped before the response was complete.
+/// One turn as it is written: the model's context, the sampler and the text so far.
+private final class Turn {
+    private let generator: ResponseGenerator
+    private let runtime: ModelRuntime
+    private let budget: Int?
+    private var logits: UnsafeBufferPointer<Float>
+    private var statistics: GenerationStatistics
+    private var sampler: Sampler
+    private var text: TextAccumulator
+    /// Whether changes of `text` are reported: not while tool calls are written.
+    private var reportsSnapshots = true
+    private var last: GeneratedContent?
+    private var mask: TokenBitset
+    private let started: Date
+    private let onSnapshot: (GeneratedContent) -> Void
+
+    init(
+        generator: ResponseGenerator, budget: Int?, logits: UnsafeBufferPointer<Float>, statistics: GenerationStatistics, started: Date,
+        onSnapshot: @escaping (GeneratedContent) -> Void
+    ) {
+        self.generator = generator
+        runtime = generator.runtime
+        self.budget = budget
+        self.logits = logits
+        self.statistics = statistics
+        self.started = started
+        self.onSnapshot = onSnapshot
+        sampler = generator.makeSampler()
+        text = TextAccumulator(json: generator.grammar != nil)
+        mask = TokenBitset(capacity: generator.runtime.vocabulary.count)
+    }
+
+    func run() throws -> ResponseGenerator.Output {
+        let writing = Date()
+        var isToolCalls = false
+        do {
+            let answer = generator.grammar.map { GrammarMatcher(grammar: $0, vocabulary: runtime.vocabulary) }
+            var isFinished = false
+            if let calls = generator.toolCalls {
+                switch try open(answer: answer) {
+                case .toolCalls:
+                    isToolCalls = true
+                    text = TextAccumulator(json: true)
+                    reportsSnapshots = false
+                    try writeConstrained(GrammarMatcher(grammar: calls, vocabulary: runtime.vocabulary))
+                    isFinished = true
+                case .answer(let finished):
+                    isFinished = finished
+                }
+            }
+            if !isFinished {
+                if let answer { try writeConstrained(answer) } else { try writeText() }
+            }
+        } catch let stop as Stop {
+            throw stop.error(text: text, statistics: statistics, contextSize: runtime.contextSize)
+        }
+        let content = try text.finishedContent()
+        statistics.responseSeconds = Date().timeIntervalSince(writing)
+        if reportsSnapshots, content != last { onSnapshot(content) }
+        if statistics.firstSnapshotSeconds == nil, reportsSnapshots { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
+        return ResponseGenerator.Output(content: content, text: text.string, statistics: statistics, isToolCalls: isToolCalls)
+    }
+
+    /// How the first tokens of a turn with tools went.
+    private enum Opening {
+        /// The model wrote the opener of tool calls.
+        case toolCalls
+        /// The model began the answer (and may have finished it).
+        case answer(finished: Bool)
+    }
+
+    /// Lets the model choose between the answer and tool calls: tokens that spell the beginning
+    /// of the calls' opener keep both open until the opener is complete; any other token begins
+    /// the answer. A text answer may begin like the opener, but not run on past it.
+    private func open(answer matcher: GrammarMatcher?) throws -> Opening {
+        let opener = Array(ToolCallSyntax.opener.utf8)
+        let model = runtime.model
+        var written: [UInt8] = []
+        var allowed = TokenBitset(capacity: runtime.vocabulary.count)
+        while true {
+            let rest = opener[written.count...]
+            if let matcher {
+                allowed.removeAll()
+                if written.isEmpty { matcher.allowedTokens(into: &allowed) }
+            } else {
+                allowed.assign(runtime.textTokens)
+            }
+            for (id, bytes) in model.tokenBytes.enumerated() where bytes.first == rest.first && !model.specialTokens.contains(Int32(id)) {
+                if rest.starts(with: bytes) {
+                    allowed.insert(Int32(id))
+                } else if bytes.starts(with: rest) {
+                    allowed.remove(Int32(id))
+                }
+            }
+            penalizeRepetition()
+            guard let token = sampler.choose(logits: logits, allowed: allowed) else { throw Stop.noToken }
+            let bytes = model.tokenBytes[Int(token)]
+            if !bytes.isEmpty, rest.starts(with: bytes), !model.specialTokens.contains(token) {
+                try evaluate([token])
+                written += bytes
+                if written.count == opener.count { return .toolCalls }
+                continue
+            }
+            if let matcher {
+                if token == runtime.vocabulary.endOfText { return .answer(finished: true) }
+                matcher.advance(token: token)
+                try write([token])
+                return .answer(finished: false)
+            }
+            try text.append(written)
+            if model.stopTokens.contains(token) {
+                try report()
+                return .answer(finished: true)
+            }
+            try write([token])
+            return .answer(finished: false)
+        }
+    }
+
+    /// Writes text until the model ends its turn or the budget is spent.
+    private func writeText() throws {
+        let allowed = runtime.textTokens
+        while statistics.responseTokens < (budget ?? .max) {
+            penalizeRepetition()
+            guard let token = sampler.choose(logits: logits, allowed: allowed) else { break }
+            if runtime.model.stopTokens.contains(token) { break }
+            try write([token])
+        }
+    }
+
+    /// Writes the document of a grammar until it is complete.
+    private func writeConstrained(_ matcher: GrammarMatcher) throws {
+        while matcher.canContinue {
+            if var forced = generator.forcedTokens(matcher) {
+                // Within the budget: what goes beyond it is read back out of the matcher.
+                let excess = forced.count - ((budget ?? .max) - statistics.responseTokens)
+                if excess > 0 {
+                    matcher.rollback(excess)
+                    forced.removeLast(excess)
+                }
+                if !forced.isEmpty { try write(forced) }
+                statistics.forcedTokens += forced.count
+                if excess > 0 { throw Stop.budget }
+                continue
+            }
+            if let budget, statistics.responseTokens >= budget { throw Stop.budget }
+            penalizeRepetition()
+            guard let token = sampler.sample(logits: logits, matcher: matcher, mask: &mask) else { throw Stop.noToken }
+            if token == runtime.vocabulary.endOfText { break }
+            matcher.advance(token: token)
+            try write([token])
+        }
+    }
+
+    /// Evaluates response tokens, within the budget and the context.
+    private func evaluate(_ tokens: [Int32]) throws {
+        if generator.cancellation.isCancelled { throw CancellationError() }
+        if let budget, statistics.responseTokens + tokens.count > budget { throw Stop.budget }
+        guard generator.cache.tokens.count + tokens.count <= runtime.contextSize else { throw Stop.context }
+        logits = try generator.cache.append(tokens)
+        statistics.responseTokens += tokens.count
+    }
+
+    /// Evaluates response tokens and adds them to the text.
+    private func write(_ tokens: [Int32]) throws {
+        try evaluate(tokens)
+        for token in tokens { try text.append(runtime.model.tokenBytes[Int(token)]) }
+        try report()
+    }
+
+    private func report() throws {
+        guard reportsSnapshots, let content = try text.snapshot(), content != last else { return }
+        last = content
+        if statistics.firstSnapshotSeconds == nil { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
+        onSnapshot(content)
+    }
+
+    /// Makes the tokens written lately less likely, as llama.cpp's repetition penalty does: small
+    /// models otherwise fall into loops (the same array element again and again).
+    private func penalizeRepetition() {
+        let penalty = ResponseGenerator.repetitionPenalty
+        let mutable = UnsafeMutableBufferPointer(mutating: logits)
+        for token in Set(generator.cache.tokens.suffix(statistics.responseTokens).suffix(ResponseGenerator.repetitionWindow)) {
+            let logit = mutable[Int(token)]
+            mutable[Int(token)] = logit > 0 ? logit / penalty : logit * penalty
+        }
+    }
+
+    /// Why the loop stopped before the turn was complete.
     private enum Stop: Error {
         case budget, context, noToken
 
-        func error(text: TextAccumulator, statistics: GenerationStatistics, contextSize: Int, isText: Bool) -> LanguageModelSession.GenerationError {
+        func error(text: TextAccumulator, statistics: GenerationStatistics, contextSize: Int) -> LanguageModelSession.GenerationError {
             let tail = String(text.string.suffix(80))
             switch self {
             case .context:

@@ -68,6 +68,24 @@ extension Transcript {
             self.toolName = toolName
             self.arguments = arguments
         }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, toolName, arguments
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            toolName = try container.decode(String.self, forKey: .toolName)
+            arguments = try container.decodeJSONText(forKey: .arguments)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(toolName, forKey: .toolName)
+            try container.encode(arguments.jsonString, forKey: .arguments)
+        }
     }
 
     /// What a tool returned.
@@ -88,15 +106,49 @@ extension Transcript {
         public var name: String
         public var description: String
         var parameters: GenerationSchema
+        /// Whether the model reads the schema of the arguments (it is enforced either way).
+        var includesSchema: Bool
 
         public init(name: String, description: String, parameters: GenerationSchema) {
+            self.init(name: name, description: description, parameters: parameters, includesSchema: true)
+        }
+
+        /// The definition of a tool.
+        public init(tool: some Tool) {
+            self.init(name: tool.name, description: tool.description, parameters: tool.parameters, includesSchema: tool.includesSchemaInInstructions)
+        }
+
+        private init(name: String, description: String, parameters: GenerationSchema, includesSchema: Bool) {
             self.name = name
             self.description = description
             self.parameters = parameters
+            self.includesSchema = includesSchema
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, description, parameters, includesSchema
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                name: try container.decode(String.self, forKey: .name),
+                description: try container.decode(String.self, forKey: .description),
+                parameters: try container.decode(GenerationSchema.self, forKey: .parameters),
+                includesSchema: try container.decodeIfPresent(Bool.self, forKey: .includesSchema) ?? true)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(description, forKey: .description)
+            try container.encode(parameters, forKey: .parameters)
+            if !includesSchema { try container.encode(includesSchema, forKey: .includesSchema) }
         }
 
         public static func == (left: ToolDefinition, right: ToolDefinition) -> Bool {
-            left.name == right.name && left.description == right.description && left.parameters.isSame(as: right.parameters)
+            left.name == right.name && left.description == right.description && left.includesSchema == right.includesSchema
+                && left.parameters.isSame(as: right.parameters)
         }
     }
 

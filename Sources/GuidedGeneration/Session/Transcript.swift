@@ -97,6 +97,24 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
             self.source = source
             self.content = content
         }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, source, content
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            source = try container.decode(String.self, forKey: .source)
+            content = try container.decodeJSONText(forKey: .content)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(source, forKey: .source)
+            try container.encode(content.jsonString, forKey: .content)
+        }
     }
 }
 

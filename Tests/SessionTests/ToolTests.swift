@@ -1,0 +1,261 @@
+import Foundation
+import GuidedGeneration
+import Synchronization
+import Testing
+
+/// The cities a weather lookup was called with.
+final class CallLog: Sendable {
+    let cities = Mutex<[String]>([])
+}
+
+/// A weather lookup that records its calls.
+struct WeatherTool: Tool {
+    let name = "getWeather"
+    let description = "Gives the weather in a city today."
+    let log = CallLog()
+
+    @Generable
+    struct Arguments {
+        @Guide(description: "The city")
+        var city: String
+        @Guide(.range(1...7))
+        var days: Int
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        log.cities.withLock { $0.append(arguments.city) }
+        return "Sunny in \(arguments.city) for \(arguments.days) days"
+    }
+
+    var cities: [String] { log.cities.withLock { $0 } }
+}
+
+/// Two tools that each wait for the other to have started: they only finish when they run
+/// concurrently.
+final class Rendezvous: Sendable {
+    private let started = Mutex(0)
+
+    func arrive() async throws {
+        started.withLock { $0 += 1 }
+        for _ in 0..<500 {
+            if started.withLock({ $0 }) >= 2 { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw CancellationError()
+    }
+}
+
+struct WaitingTool: Tool {
+    let name: String
+    let description = "Waits for the other tool."
+    let rendezvous: Rendezvous
+
+    @Generable
+    struct Arguments {
+        var note: String
+    }
+
+    func call(arguments: Arguments) async throws -> GeneratedContent {
+        try await rendezvous.arrive()
+        return GeneratedContent(properties: ["tool": name, "note": arguments.note])
+    }
+}
+
+struct BrokenTool: Tool {
+    struct Failure: Error, Equatable {}
+    let description = "Always fails."
+
+    @Generable
+    struct Arguments {
+        var query: String
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        throw Failure()
+    }
+}
+
+/// A tool whose schema the model is not shown.
+struct Lookup: Tool {
+    let description = "Looks a word up."
+    let includesSchemaInInstructions = false
+
+    @Generable
+    struct Arguments {
+        var word: String
+    }
+
+    func call(arguments: Arguments) async throws -> String { "a word" }
+}
+
+/// Tool calls as the scripted model writes them.
+func toolCall(_ calls: String...) -> String {
+    "<tool_call>[" + calls.joined(separator: ",") + "]</tool_call>"
+}
+
+func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSession {
+    LanguageModelSession(model: SystemLanguageModel(backend: model), tools: tools, instructions: "Use the tools.")
+}
+
+@Suite struct ToolTests {
+    static let parisCall = #"{"name":"getWeather","arguments":{"city":"Paris","days":3}}"#
+
+    @Test func scriptedCallThenAnswer() async throws {
+        let weather = WeatherTool()
+        let model = ScriptedModel(replies: [toolCall(Self.parisCall), "It is sunny in Paris."])
+        let session = toolSession(model, tools: [weather])
+        let response = try await session.respond(to: "Weather in Paris?")
+        #expect(response.content == "It is sunny in Paris.")
+        #expect(weather.cities == ["Paris"])
+        let entries = Array(session.transcript)
+        guard entries.count == 5, case .instructions(let instructions) = entries[0], case .toolCalls(let calls) = entries[2],
+            case .toolOutput(let output) = entries[3], case .response = entries[4]
+        else {
+            Issue.record("unexpected entries \(entries)")
+            return
+        }
+        #expect(instructions.toolDefinitions.map(\.name) == ["getWeather"])
+        #expect(calls.map(\.toolName) == ["getWeather"])
+        #expect(calls.first?.arguments.jsonString == #"{"city":"Paris","days":3}"#)
+        #expect(output.id == calls.first?.id)
+        #expect(output.segments.map(\.id).count == 1)
+        #expect(response.transcriptEntries.count == 4)
+        // The model read the tool's name and description verbatim, then the call and its output.
+        let first = try #require(model.conversations.first { $0.contains("Weather in Paris?") })
+        #expect(first.contains(#""name":"getWeather","description":"Gives the weather in a city today.""#))
+        #expect(first.contains(#""days":{"type":"integer","minimum":1,"maximum":7}"#))
+        let last = try #require(model.conversations.last)
+        #expect(last.contains("<|assistant|>" + toolCall(Self.parisCall) + "<|end|>"))
+        #expect(last.contains("<tool_response>\nSunny in Paris for 3 days\n</tool_response>"))
+    }
+
+    @Test func argumentsOutsideTheSchemaCannotBeWritten() async throws {
+        let weather = WeatherTool()
+        // The script calls a tool that does not exist, then one with a day count out of range.
+        let model = ScriptedModel(replies: [
+            toolCall(#"{"name":"getTime","arguments":{}}"#), toolCall(#"{"name":"getWeather","arguments":{"city":"Oslo","days":99}}"#), "Done",
+        ])
+        let session = toolSession(model, tools: [weather])
+        let response = try await session.respond(to: "Weather?", options: GenerationOptions(sampling: .greedy))
+        for case .toolCalls(let calls) in session.transcript {
+            for call in calls {
+                #expect(call.toolName == "getWeather")
+                let arguments = try WeatherTool.Arguments(call.arguments)
+                #expect((1...7).contains(arguments.days))
+            }
+        }
+        #expect(!weather.cities.isEmpty)
+        #expect(!response.content.isEmpty)
+    }
+
+    @Test func generableAnswerAfterACall() async throws {
+        let weather = WeatherTool()
+        let reply = #"{"name":"Rex","age":3,"tags":["sunny"]}"#
+        let session = toolSession(ScriptedModel(replies: [toolCall(Self.parisCall), reply]), tools: [weather])
+        let response = try await session.respond(to: "A pet for today's weather", generating: Pet.self)
+        #expect(response.content == Pet(name: "Rex", age: 3, tags: ["sunny"]))
+        #expect(weather.cities == ["Paris"])
+    }
+
+    @Test func answerWithoutACall() async throws {
+        let weather = WeatherTool()
+        let session = toolSession(ScriptedModel(replies: ["<b>Hi</b>, no tools needed."]), tools: [weather])
+        let response = try await session.respond(to: "Hello")
+        #expect(response.content == "<b>Hi</b>, no tools needed.")
+        #expect(weather.cities.isEmpty)
+        #expect(session.transcript.count == 3)
+    }
+
+    @Test func twoToolsRunConcurrently() async throws {
+        let rendezvous = Rendezvous()
+        let tools: [any Tool] = [
+            WaitingTool(name: "first", rendezvous: rendezvous), WaitingTool(name: "second", rendezvous: rendezvous),
+        ]
+        let calls = toolCall(#"{"name":"first","arguments":{"note":"a"}}"#, #"{"name":"second","arguments":{"note":"b"}}"#)
+        let session = toolSession(ScriptedModel(replies: [calls, "Both done"]), tools: tools)
+        let response = try await session.respond(to: "Run both")
+        #expect(response.content == "Both done")
+        let outputs = session.transcript.compactMap { entry -> Transcript.ToolOutput? in
+            if case .toolOutput(let output) = entry { return output }
+            return nil
+        }
+        #expect(outputs.map(\.toolName) == ["first", "second"])
+        #expect(outputs.first?.segments.first.map { segment in
+            if case .structure(let structure) = segment { return structure.content.jsonString }
+            return ""
+        } == #"{"tool":"first","note":"a"}"#)
+    }
+
+    @Test func throwingToolRollsTheTranscriptBack() async throws {
+        let session = toolSession(ScriptedModel(replies: [toolCall(#"{"name":"BrokenTool","arguments":{"query":"x"}}"#), "Never"]), tools: [BrokenTool()])
+        let before = session.transcript
+        do {
+            _ = try await session.respond(to: "Try it")
+            Issue.record("the tool's error was not thrown")
+        } catch let error as LanguageModelSession.ToolCallError {
+            #expect(error.tool.name == "BrokenTool")
+            #expect(error.underlyingError is BrokenTool.Failure)
+            #expect(error.errorDescription?.contains("BrokenTool") == true)
+        }
+        #expect(session.transcript == before)
+        #expect(!session.isResponding)
+    }
+
+    @Test func toolRoundsAreBounded() async throws {
+        let weather = WeatherTool()
+        let model = ScriptedModel(replies: Array(repeating: toolCall(Self.parisCall), count: 5) + ["Finally"], contextSize: 4096)
+        let session = toolSession(model, tools: [weather])
+        session.maximumToolRounds = 2
+        let before = session.transcript
+        do {
+            _ = try await session.respond(to: "Weather?")
+            Issue.record("the round limit was not enforced")
+        } catch let error as LanguageModelSession.ToolRoundLimitError {
+            #expect(error.limit == 2)
+            #expect(error.toolCalls.count == 3)
+            #expect(error.errorDescription?.contains("getWeather") == true)
+        }
+        #expect(weather.cities == ["Paris", "Paris"])
+        #expect(session.transcript == before)
+        // With more rounds allowed, the same script ends with the answer.
+        session.maximumToolRounds = 5
+        let response = try await session.respond(to: "Weather?")
+        #expect(response.content == "Finally")
+    }
+
+    @Test func transcriptWithToolsRoundTripsAndContinues() async throws {
+        let weather = WeatherTool()
+        let model = ScriptedModel(replies: [toolCall(Self.parisCall), "Sunny.", "Still sunny."])
+        let session = toolSession(model, tools: [weather])
+        _ = try await session.respond(to: "Weather in Paris?")
+        let data = try JSONEncoder().encode(session.transcript)
+        let decoded = try JSONDecoder().decode(Transcript.self, from: data)
+        #expect(decoded == session.transcript)
+        let continued = LanguageModelSession(model: SystemLanguageModel(backend: model), tools: [weather], transcript: decoded)
+        let response = try await continued.respond(to: "And tomorrow?")
+        #expect(response.content == "Still sunny.")
+        #expect(model.conversations.last?.contains(toolCall(Self.parisCall)) == true)
+        #expect(continued.transcript.count == decoded.count + 2)
+    }
+
+    @Test func toolDefinitionsWithoutSchema() async throws {
+        let model = ScriptedModel(replies: ["Fine"])
+        let session = toolSession(model, tools: [Lookup()])
+        _ = try await session.respond(to: "Hi")
+        let text = try #require(model.conversations.last)
+        #expect(text.contains(#"{"name":"Lookup","description":"Looks a word up."}"#))
+        #expect(!text.contains("\"word\""))
+        let count = try await SystemLanguageModel(backend: model).tokenCount(for: [Lookup()] as [any Tool])
+        #expect(count > 20)
+    }
+
+    @Test func streamingShowsOnlyTheAnswer() async throws {
+        let weather = WeatherTool()
+        let session = toolSession(ScriptedModel(replies: [toolCall(Self.parisCall), "Sunny all week"]), tools: [weather])
+        var snapshots: [String] = []
+        for try await snapshot in session.streamResponse(to: "Weather?") { snapshots.append(snapshot.content) }
+        #expect(snapshots.last == "Sunny all week")
+        #expect(snapshots.allSatisfy { !$0.contains("tool") })
+        #expect(weather.cities == ["Paris"])
+    }
+}
