@@ -28,6 +28,13 @@ case "generate":
         FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
         exit(1)
     }
+case "tools":
+    do {
+        try await ToolBenchmark(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
+        exit(1)
+    }
 case "masks":
     runOrExit { try MaskBenchmark(arguments: Array(arguments.dropFirst())).run() }
 default:
@@ -47,6 +54,10 @@ default:
               the decode loop on each schema of schemas/: tokens per second with the schema
               (forced text fast-forwarded) against free text of the same length, the share of
               forced tokens, and the time to the first snapshot
+          tools [--model PATH] [--verbose]
+              tool calling: of 20 questions whose instructions demand a lookup, how many the model
+              answers with a tool call and how many answers use the output; then a follow-up
+              turn timed against the first turn and against a fresh session (nothing cached)
           logits --model PATH --text TEXT [--threads N]
               tokenizes TEXT (no template), runs it, and prints {"tokens": [...], "top": [[id, logit], ...]}
               with the 20 largest last-position logits

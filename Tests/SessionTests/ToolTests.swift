@@ -88,9 +88,14 @@ struct Lookup: Tool {
     func call(arguments: Arguments) async throws -> String { "a word" }
 }
 
-/// Tool calls as the scripted model writes them.
+/// A turn of tool calls, as the model writes it.
 func toolCall(_ calls: String...) -> String {
-    "<tool_call>[" + calls.joined(separator: ",") + "]</tool_call>"
+    #"{"tool_calls":["# + calls.joined(separator: ",") + "]}"
+}
+
+/// A turn with the answer, as the model writes it.
+func answer(_ json: String) -> String {
+    #"{"answer":"# + json + "}"
 }
 
 func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSession {
@@ -102,7 +107,7 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
 
     @Test func scriptedCallThenAnswer() async throws {
         let weather = WeatherTool()
-        let model = ScriptedModel(replies: [toolCall(Self.parisCall), "It is sunny in Paris."])
+        let model = ScriptedModel(replies: [toolCall(Self.parisCall), answer(#""It is sunny in Paris.""#)])
         let session = toolSession(model, tools: [weather])
         let response = try await session.respond(to: "Weather in Paris?")
         #expect(response.content == "It is sunny in Paris.")
@@ -126,14 +131,14 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
         #expect(first.contains(#""days":{"type":"integer","minimum":1,"maximum":7}"#))
         let last = try #require(model.conversations.last)
         #expect(last.contains("<|assistant|>" + toolCall(Self.parisCall) + "<|end|>"))
-        #expect(last.contains("<tool_response>\nSunny in Paris for 3 days\n</tool_response>"))
+        #expect(last.contains("<|user|><tool_response>\nSunny in Paris for 3 days\n</tool_response>\nReply with {\"answer\": …} if this is what you needed.<|end|>"))
     }
 
     @Test func argumentsOutsideTheSchemaCannotBeWritten() async throws {
         let weather = WeatherTool()
         // The script calls a tool that does not exist, then one with a day count out of range.
         let model = ScriptedModel(replies: [
-            toolCall(#"{"name":"getTime","arguments":{}}"#), toolCall(#"{"name":"getWeather","arguments":{"city":"Oslo","days":99}}"#), "Done",
+            toolCall(#"{"name":"getTime","arguments":{}}"#), toolCall(#"{"name":"getWeather","arguments":{"city":"Oslo","days":99}}"#), answer(#""Done""#),
         ])
         let session = toolSession(model, tools: [weather])
         let response = try await session.respond(to: "Weather?", options: GenerationOptions(sampling: .greedy))
@@ -151,7 +156,7 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
     @Test func generableAnswerAfterACall() async throws {
         let weather = WeatherTool()
         let reply = #"{"name":"Rex","age":3,"tags":["sunny"]}"#
-        let session = toolSession(ScriptedModel(replies: [toolCall(Self.parisCall), reply]), tools: [weather])
+        let session = toolSession(ScriptedModel(replies: [toolCall(Self.parisCall), answer(reply)]), tools: [weather])
         let response = try await session.respond(to: "A pet for today's weather", generating: Pet.self)
         #expect(response.content == Pet(name: "Rex", age: 3, tags: ["sunny"]))
         #expect(weather.cities == ["Paris"])
@@ -159,11 +164,15 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
 
     @Test func answerWithoutACall() async throws {
         let weather = WeatherTool()
-        let session = toolSession(ScriptedModel(replies: ["<b>Hi</b>, no tools needed."]), tools: [weather])
+        let model = ScriptedModel(replies: [answer(#""<b>Hi</b>, \"no\" tools\nneeded.""#), answer(#""Bye""#)])
+        let session = toolSession(model, tools: [weather])
         let response = try await session.respond(to: "Hello")
-        #expect(response.content == "<b>Hi</b>, no tools needed.")
+        #expect(response.content == "<b>Hi</b>, \"no\" tools\nneeded.")
+        // The answer is shown to the model again as it wrote it.
+        _ = try await session.respond(to: "Goodbye")
+        #expect(model.conversations.last?.contains(#"<|assistant|>{"answer":"<b>Hi</b>, \"no\" tools\nneeded."}<|end|>"#) == true)
         #expect(weather.cities.isEmpty)
-        #expect(session.transcript.count == 3)
+        #expect(session.transcript.count == 5)
     }
 
     @Test func twoToolsRunConcurrently() async throws {
@@ -172,7 +181,7 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
             WaitingTool(name: "first", rendezvous: rendezvous), WaitingTool(name: "second", rendezvous: rendezvous),
         ]
         let calls = toolCall(#"{"name":"first","arguments":{"note":"a"}}"#, #"{"name":"second","arguments":{"note":"b"}}"#)
-        let session = toolSession(ScriptedModel(replies: [calls, "Both done"]), tools: tools)
+        let session = toolSession(ScriptedModel(replies: [calls, answer(#""Both done""#)]), tools: tools)
         let response = try await session.respond(to: "Run both")
         #expect(response.content == "Both done")
         let outputs = session.transcript.compactMap { entry -> Transcript.ToolOutput? in
@@ -187,7 +196,7 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
     }
 
     @Test func throwingToolRollsTheTranscriptBack() async throws {
-        let session = toolSession(ScriptedModel(replies: [toolCall(#"{"name":"BrokenTool","arguments":{"query":"x"}}"#), "Never"]), tools: [BrokenTool()])
+        let session = toolSession(ScriptedModel(replies: [toolCall(#"{"name":"BrokenTool","arguments":{"query":"x"}}"#), answer(#""Never""#)]), tools: [BrokenTool()])
         let before = session.transcript
         do {
             _ = try await session.respond(to: "Try it")
@@ -201,9 +210,14 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
         #expect(!session.isResponding)
     }
 
+    static func weatherCall(_ city: String) -> String {
+        toolCall(#"{"name":"getWeather","arguments":{"city":"\#(city)","days":1}}"#)
+    }
+
     @Test func toolRoundsAreBounded() async throws {
         let weather = WeatherTool()
-        let model = ScriptedModel(replies: Array(repeating: toolCall(Self.parisCall), count: 5) + ["Finally"], contextSize: 4096)
+        let cities = ["Paris", "Rome", "Oslo", "Lima", "Kyiv"]
+        let model = ScriptedModel(replies: cities.map(Self.weatherCall) + [answer(#""Finally""#)], contextSize: 4096)
         let session = toolSession(model, tools: [weather])
         session.maximumToolRounds = 2
         let before = session.transcript
@@ -215,17 +229,37 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
             #expect(error.toolCalls.count == 3)
             #expect(error.errorDescription?.contains("getWeather") == true)
         }
-        #expect(weather.cities == ["Paris", "Paris"])
+        #expect(weather.cities == ["Paris", "Rome"])
         #expect(session.transcript == before)
         // With more rounds allowed, the same script ends with the answer.
         session.maximumToolRounds = 5
         let response = try await session.respond(to: "Weather?")
         #expect(response.content == "Finally")
+        #expect(weather.cities == ["Paris", "Rome"] + cities)
+    }
+
+    @Test func aRepeatedCallIsAnsweredInstead() async throws {
+        let weather = WeatherTool()
+        let model = ScriptedModel(replies: Array(repeating: Self.weatherCall("Paris"), count: 4))
+        let session = toolSession(model, tools: [weather])
+        let response = try await session.respond(to: "Weather?", options: GenerationOptions(sampling: .greedy))
+        #expect(weather.cities == ["Paris"])
+        let kinds = session.transcript.map { entry in
+            switch entry {
+            case .instructions: "instructions"
+            case .prompt: "prompt"
+            case .toolCalls: "calls"
+            case .toolOutput: "output"
+            case .response: "response"
+            }
+        }
+        #expect(kinds == ["instructions", "prompt", "calls", "output", "response"])
+        #expect(response.transcriptEntries.count == 4)
     }
 
     @Test func transcriptWithToolsRoundTripsAndContinues() async throws {
         let weather = WeatherTool()
-        let model = ScriptedModel(replies: [toolCall(Self.parisCall), "Sunny.", "Still sunny."])
+        let model = ScriptedModel(replies: [toolCall(Self.parisCall), answer(#""Sunny.""#), answer(#""Still sunny.""#)])
         let session = toolSession(model, tools: [weather])
         _ = try await session.respond(to: "Weather in Paris?")
         let data = try JSONEncoder().encode(session.transcript)
@@ -239,7 +273,7 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
     }
 
     @Test func toolDefinitionsWithoutSchema() async throws {
-        let model = ScriptedModel(replies: ["Fine"])
+        let model = ScriptedModel(replies: [answer(#""Fine""#)])
         let session = toolSession(model, tools: [Lookup()])
         _ = try await session.respond(to: "Hi")
         let text = try #require(model.conversations.last)
@@ -251,7 +285,7 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
 
     @Test func streamingShowsOnlyTheAnswer() async throws {
         let weather = WeatherTool()
-        let session = toolSession(ScriptedModel(replies: [toolCall(Self.parisCall), "Sunny all week"]), tools: [weather])
+        let session = toolSession(ScriptedModel(replies: [toolCall(Self.parisCall), answer(#""Sunny all week""#)]), tools: [weather])
         var snapshots: [String] = []
         for try await snapshot in session.streamResponse(to: "Weather?") { snapshots.append(snapshot.content) }
         #expect(snapshots.last == "Sunny all week")

@@ -1,16 +1,35 @@
 /// How a transcript becomes the messages a backend's chat template renders: instructions as the
 /// system message, prompts (with the schema of their response format) as user messages,
-/// responses as assistant messages; tool definitions, calls and outputs as ``ToolCallSyntax``
-/// writes them.
+/// responses as assistant messages. When the instructions define tools, the model's turns are
+/// written as ``ToolTurnFormat`` writes them, with the tools presented in the system message.
 enum ConversationRenderer {
     static func messages(of transcript: Transcript) -> [ConversationMessage] {
-        transcript.compactMap(message(for:))
+        let hasTools = transcript.contains { entry in
+            if case .instructions(let instructions) = entry { return !instructions.toolDefinitions.isEmpty }
+            return false
+        }
+        var messages: [ConversationMessage] = []
+        var outputs: [Transcript.ToolOutput] = []
+        for entry in transcript {
+            // The outputs of one turn's calls make one message.
+            if case .toolOutput(let output) = entry {
+                outputs.append(output)
+                continue
+            }
+            if !outputs.isEmpty {
+                messages.append(ConversationMessage(role: .user, content: ToolTurnFormat.text(of: outputs)))
+                outputs = []
+            }
+            if let message = message(for: entry, hasTools: hasTools) { messages.append(message) }
+        }
+        if !outputs.isEmpty { messages.append(ConversationMessage(role: .user, content: ToolTurnFormat.text(of: outputs))) }
+        return messages
     }
 
-    static func message(for entry: Transcript.Entry) -> ConversationMessage? {
+    static func message(for entry: Transcript.Entry, hasTools: Bool) -> ConversationMessage? {
         switch entry {
         case .instructions(let instructions):
-            let tools = ToolCallSyntax.instructions(for: instructions.toolDefinitions)
+            let tools = ToolTurnFormat.instructions(for: instructions.toolDefinitions)
             let text = [instructions.segments.text, tools].filter { !$0.isEmpty }.joined(separator: "\n\n")
             return ConversationMessage(role: .system, content: text)
         case .prompt(let prompt):
@@ -20,11 +39,11 @@ enum ConversationRenderer {
             }
             return ConversationMessage(role: .user, content: text)
         case .response(let response):
-            return ConversationMessage(role: .assistant, content: response.segments.text)
+            return ConversationMessage(role: .assistant, content: hasTools ? ToolTurnFormat.text(of: response) : response.segments.text)
         case .toolCalls(let calls):
-            return ConversationMessage(role: .assistant, content: ToolCallSyntax.text(of: calls))
+            return ConversationMessage(role: .assistant, content: ToolTurnFormat.text(of: calls))
         case .toolOutput(let output):
-            return ConversationMessage(role: .user, content: ToolCallSyntax.text(of: output))
+            return ConversationMessage(role: .user, content: ToolTurnFormat.text(of: [output]))
         }
     }
 }

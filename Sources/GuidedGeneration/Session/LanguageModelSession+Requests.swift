@@ -1,5 +1,6 @@
 import ConstrainedDecoding
 import Foundation
+import PartialJSON
 
 extension LanguageModelSession {
     /// What a request asks for.
@@ -22,8 +23,7 @@ extension LanguageModelSession {
         var statistics: GenerationStatistics?
         defer { endResponding(appending: committed, statistics: statistics) }
         let runtime = try model.runtime()
-        let grammar = try request.schema.map { try Self.grammar(of: $0, runtime: runtime) }
-        let callGrammar = try toolCallGrammar(runtime: runtime)
+        let grammar = try grammar(for: request, allowsCalls: true, runtime: runtime)
         let format = request.includeSchemaInPrompt ? request.schema.map(Transcript.ResponseFormat.init(schema:)) : nil
         var entries: [Transcript.Entry] = [
             .prompt(Transcript.Prompt(segments: request.prompt.transcriptSegments, options: request.options, responseFormat: format))
@@ -31,10 +31,12 @@ extension LanguageModelSession {
         var rounds: [Transcript.ToolCalls] = []
         let limit = maximumToolRounds
         var total = GenerationStatistics()
+        var allowsCalls = true
         while true {
             let messages = ConversationRenderer.messages(of: Transcript(entries: transcript.entries + entries))
             let generator = ResponseGenerator(
-                runtime: runtime, cache: cache, prompt: runtime.tokens(ofConversation: messages), grammar: grammar, toolCalls: callGrammar,
+                runtime: runtime, cache: cache, prompt: runtime.tokens(ofConversation: messages),
+                grammar: allowsCalls ? grammar : try self.grammar(for: request, allowsCalls: false, runtime: runtime), isToolTurn: !tools.isEmpty,
                 options: request.options, cancellation: cancellation)
             let output = try await onDetachedThread { try generator.run(onSnapshot: onSnapshot) }
             total.add(output.statistics)
@@ -50,28 +52,18 @@ extension LanguageModelSession {
                 statistics = total
                 return (output.content, entries)
             }
-            let calls = Transcript.ToolCalls(ToolCallSyntax.calls(in: output.content))
+            let calls = Transcript.ToolCalls(ToolTurnFormat.calls(in: output.content))
+            // Calls made before with the same arguments have their outputs in the transcript
+            // already: the model, looping, is asked for its answer instead.
+            if calls.allSatisfy({ call in rounds.joined().contains { $0.toolName == call.toolName && $0.arguments == call.arguments } }) {
+                allowsCalls = false
+                continue
+            }
             rounds.append(calls)
             guard rounds.count <= limit else { throw ToolRoundLimitError(limit: limit, toolCalls: rounds) }
             entries.append(.toolCalls(calls))
             entries += try await call(calls).map(Transcript.Entry.toolOutput)
             if cancellation.isCancelled { throw CancellationError() }
-        }
-    }
-
-    /// The grammar of the calls the model may make of the session's tools; `nil` without tools.
-    private func toolCallGrammar(runtime: ModelRuntime) throws -> CompiledGrammar? {
-        guard !tools.isEmpty else { return nil }
-        let schema: String
-        do {
-            schema = try ToolCallSchema.schema(for: tools.map { Transcript.ToolDefinition(tool: $0) }).jsonString
-        } catch {
-            throw GenerationError.unsupportedGuide(.init(debugDescription: "The arguments of a tool cannot be written as JSON Schema: \(error)"))
-        }
-        do {
-            return try runtime.grammar(forJSONSchema: schema)
-        } catch {
-            throw GenerationError.unsupportedGuide(.init(debugDescription: "The arguments of the tools cannot be enforced: \(error)"))
         }
     }
 
@@ -105,16 +97,23 @@ extension LanguageModelSession {
         }
     }
 
-    /// The grammar of a schema for the model.
-    private static func grammar(of schema: GenerationSchema, runtime: ModelRuntime) throws -> CompiledGrammar {
-        let text: String
+    /// The grammar of the model's turns for a request: the schema's, or with tools, that of a
+    /// turn that holds the answer or (when `allowsCalls`) tool calls; `nil` for free text.
+    private func grammar(for request: Request, allowsCalls: Bool, runtime: ModelRuntime) throws -> CompiledGrammar? {
+        let schema: JSONValue
         do {
-            text = try schema.jsonSchemaString()
+            if tools.isEmpty {
+                guard let answer = request.schema else { return nil }
+                schema = try answer.jsonSchema()
+            } else {
+                let definitions = allowsCalls ? tools.map { Transcript.ToolDefinition(tool: $0) } : []
+                schema = try ToolTurnSchema.schema(for: definitions, answer: request.schema?.jsonSchema())
+            }
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be written as JSON Schema: \(error)"))
         }
         do {
-            return try runtime.grammar(forJSONSchema: text)
+            return try runtime.grammar(forJSONSchema: schema.jsonString)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
         }

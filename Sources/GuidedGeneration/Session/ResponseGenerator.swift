@@ -5,18 +5,17 @@ import PartialJSON
 /// The decode loop of one model turn: the conversation is read into the model's context, then
 /// tokens are chosen one by one, under the schema's grammar when there is one, with the text the
 /// grammar forces written without asking the model; each change of the answer is reported as a
-/// snapshot. When the model has tools, the turn is either the answer or tool calls that match
-/// the tools' schemas.
+/// snapshot. When the model has tools, the grammar is that of a ``ToolTurnFormat`` turn: the
+/// answer, or tool calls that match the tools' schemas.
 struct ResponseGenerator {
     let runtime: ModelRuntime
     let cache: ContextCache
     /// The conversation, ending with the opening of the assistant's turn.
     let prompt: [Int32]
-    /// The grammar of the answer, or `nil` for free text.
+    /// The grammar of the turn, or `nil` for free text.
     let grammar: CompiledGrammar?
-    /// The grammar of the tool calls the model may write instead of the answer; `nil` when it
-    /// has no tools.
-    let toolCalls: CompiledGrammar?
+    /// Whether the turn is a ``ToolTurnFormat`` object, holding the answer or tool calls.
+    let isToolTurn: Bool
     let options: GenerationOptions
     let cancellation: CancellationFlag
 
@@ -97,8 +96,6 @@ private final class Turn {
     private var statistics: GenerationStatistics
     private var sampler: Sampler
     private var text: TextAccumulator
-    /// Whether changes of `text` are reported: not while tool calls are written.
-    private var reportsSnapshots = true
     private var last: GeneratedContent?
     private var mask: TokenBitset
     private let started: Date
@@ -122,89 +119,34 @@ private final class Turn {
 
     func run() throws -> ResponseGenerator.Output {
         let writing = Date()
-        var isToolCalls = false
         do {
-            let answer = generator.grammar.map { GrammarMatcher(grammar: $0, vocabulary: runtime.vocabulary) }
-            var isFinished = false
-            if let calls = generator.toolCalls {
-                switch try open(answer: answer) {
-                case .toolCalls:
-                    isToolCalls = true
-                    text = TextAccumulator(json: true)
-                    reportsSnapshots = false
-                    try writeConstrained(GrammarMatcher(grammar: calls, vocabulary: runtime.vocabulary))
-                    isFinished = true
-                case .answer(let finished):
-                    isFinished = finished
-                }
-            }
-            if !isFinished {
-                if let answer { try writeConstrained(answer) } else { try writeText() }
+            if let grammar = generator.grammar {
+                try writeConstrained(GrammarMatcher(grammar: grammar, vocabulary: runtime.vocabulary))
+            } else {
+                try writeText()
             }
         } catch let stop as Stop {
             throw stop.error(text: text, statistics: statistics, contextSize: runtime.contextSize)
         }
-        let content = try text.finishedContent()
-        statistics.responseSeconds = Date().timeIntervalSince(writing)
-        if reportsSnapshots, content != last { onSnapshot(content) }
-        if statistics.firstSnapshotSeconds == nil, reportsSnapshots { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
-        return ResponseGenerator.Output(content: content, text: text.string, statistics: statistics, isToolCalls: isToolCalls)
-    }
-
-    /// How the first tokens of a turn with tools went.
-    private enum Opening {
-        /// The model wrote the opener of tool calls.
-        case toolCalls
-        /// The model began the answer (and may have finished it).
-        case answer(finished: Bool)
-    }
-
-    /// Lets the model choose between the answer and tool calls: tokens that spell the beginning
-    /// of the calls' opener keep both open until the opener is complete; any other token begins
-    /// the answer. A text answer may begin like the opener, but not run on past it.
-    private func open(answer matcher: GrammarMatcher?) throws -> Opening {
-        let opener = Array(ToolCallSyntax.opener.utf8)
-        let model = runtime.model
-        var written: [UInt8] = []
-        var allowed = TokenBitset(capacity: runtime.vocabulary.count)
-        while true {
-            let rest = opener[written.count...]
-            if let matcher {
-                allowed.removeAll()
-                if written.isEmpty { matcher.allowedTokens(into: &allowed) }
-            } else {
-                allowed.assign(runtime.textTokens)
+        var content = try text.finishedContent()
+        var answerText = text.string
+        var isToolCalls = false
+        if generator.isToolTurn {
+            let (calls, answer) = ToolTurnFormat.parts(of: content)
+            if let calls {
+                content = calls
+                isToolCalls = true
+            } else if let answer {
+                content = answer
+                if case .string(let string) = answer.kind { answerText = string }
             }
-            for (id, bytes) in model.tokenBytes.enumerated() where bytes.first == rest.first && !model.specialTokens.contains(Int32(id)) {
-                if rest.starts(with: bytes) {
-                    allowed.insert(Int32(id))
-                } else if bytes.starts(with: rest) {
-                    allowed.remove(Int32(id))
-                }
-            }
-            penalizeRepetition()
-            guard let token = sampler.choose(logits: logits, allowed: allowed) else { throw Stop.noToken }
-            let bytes = model.tokenBytes[Int(token)]
-            if !bytes.isEmpty, rest.starts(with: bytes), !model.specialTokens.contains(token) {
-                try evaluate([token])
-                written += bytes
-                if written.count == opener.count { return .toolCalls }
-                continue
-            }
-            if let matcher {
-                if token == runtime.vocabulary.endOfText { return .answer(finished: true) }
-                matcher.advance(token: token)
-                try write([token])
-                return .answer(finished: false)
-            }
-            try text.append(written)
-            if model.stopTokens.contains(token) {
-                try report()
-                return .answer(finished: true)
-            }
-            try write([token])
-            return .answer(finished: false)
         }
+        statistics.responseSeconds = Date().timeIntervalSince(writing)
+        if !isToolCalls {
+            if content != last { onSnapshot(content) }
+            if statistics.firstSnapshotSeconds == nil { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
+        }
+        return ResponseGenerator.Output(content: content, text: answerText, statistics: statistics, isToolCalls: isToolCalls)
     }
 
     /// Writes text until the model ends its turn or the budget is spent.
@@ -258,8 +200,14 @@ private final class Turn {
         try report()
     }
 
+    /// Reports the answer when a token changed it.
     private func report() throws {
-        guard reportsSnapshots, let content = try text.snapshot(), content != last else { return }
+        guard var content = try text.snapshot() else { return }
+        if generator.isToolTurn {
+            guard let answer = ToolTurnFormat.parts(of: content).answer else { return }
+            content = answer
+        }
+        guard content != last else { return }
         last = content
         if statistics.firstSnapshotSeconds == nil { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
         onSnapshot(content)
