@@ -81,7 +81,7 @@ struct ToolBenchmark {
 
     /// The words of a tool's output that an answer using it would repeat: numbers and names.
     static func facts(of output: String) -> [String] {
-        output.split(whereSeparator: { " ,.;:\"{}".contains($0) }).map(String.init).filter { $0.count >= 3 && $0.first?.isNumber == true }
+        output.split(whereSeparator: { " ,.;:\"{}".contains($0) }).map(String.init).filter { $0.count >= 2 && $0.first?.isNumber == true }
     }
 
     /// The first turn, the follow-up on the same session (its prefix cached), and the same

@@ -32,6 +32,40 @@ struct MoodReport {
     var word: String
 }
 
+struct FindContactTool: Tool {
+    let name = "findContact"
+    let description = "Finds the phone number of a person in the user's contacts."
+
+    @Generable
+    struct Arguments {
+        @Guide(description: "The person's name")
+        var name: String
+
+        @Guide(description: "How many numbers to return", .range(1...3))
+        var count: Int
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        "\(arguments.name): +1 555 0142"
+    }
+}
+
+struct ContactsAssistant {
+    func phoneNumber() async throws -> String {
+        let session = LanguageModelSession(
+            tools: [FindContactTool()],
+            instructions: "You do not know anyone's phone number: look it up with a tool, then answer with what it returned.")
+        do {
+            let response = try await session.respond(
+                to: "What is Anna's phone number?", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 100))
+            return response.content
+        } catch let error as LanguageModelSession.ToolCallError {
+            print("The tool \(error.tool.name) failed: \(error.underlyingError)")
+            throw error
+        }
+    }
+}
+
 struct LandmarkSuggester {
     func availabilityText() -> String {
         switch SystemLanguageModel.default.availability {
@@ -97,5 +131,7 @@ struct LandmarkSuggester {
         #expect(partials.last?.name != nil)
         let mood = try await suggester.mood()
         #expect(mood.word.first?.isUppercase == true)
+        let number = try await ContactsAssistant().phoneNumber()
+        #expect(!number.isEmpty)
     }
 }

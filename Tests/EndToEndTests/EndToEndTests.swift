@@ -1,5 +1,6 @@
 import Foundation
 import GuidedGeneration
+import Synchronization
 import Testing
 
 /// The default model, which `.ci/run` fetches before the tests run.
@@ -70,6 +71,58 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
         #expect(!followUp.content.isEmpty)
         #expect(session.transcript.count == 5)
         #expect((session.statistics?.cachedPromptTokens ?? 0) > 20)
+    }
+}
+
+/// The names a phone book was asked for.
+final class LookupLog: Sendable {
+    let names = Mutex<[String]>([])
+}
+
+/// A phone book that records the names it was asked for.
+struct PhoneBook: Tool {
+    let name = "findContact"
+    let description = "Finds the phone number of a person in the user's contacts."
+    let log = LookupLog()
+
+    @Generable
+    struct Arguments {
+        @Guide(description: "The person's name")
+        var name: String
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        log.names.withLock { $0.append(arguments.name) }
+        return "The phone number of \(arguments.name) is +1 555 0142."
+    }
+}
+
+@Suite(.serialized) struct ToolEndToEndTests {
+    /// Instructions that demand a lookup get a call with valid arguments, and an answer that uses
+    /// its output; a follow-up on the same session reads only its new tokens.
+    @Test func lookupIsCalledAndItsOutputUsed() async throws {
+        let book = PhoneBook()
+        let session = LanguageModelSession(
+            model: try requireModel(), tools: [book],
+            instructions: "You do not know anyone's phone number: always look it up with a tool first, then answer with what it returned.")
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 120)
+        let answer = try await session.respond(to: "What is Anna's phone number?", options: options)
+        let names = book.log.names.withLock { $0 }
+        #expect(names.contains { $0.contains("Anna") })
+        #expect(answer.content.contains("555"))
+        let calls = session.transcript.flatMap { entry -> [Transcript.ToolCall] in
+            if case .toolCalls(let calls) = entry { return Array(calls) }
+            return []
+        }
+        for call in calls {
+            #expect(call.toolName == "findContact")
+            #expect(throws: Never.self) { try PhoneBook.Arguments(call.arguments) }
+        }
+        let first = try #require(session.statistics)
+        _ = try await session.respond(to: "Thank you. Is it a mobile number?", options: options)
+        let followUp = try #require(session.statistics)
+        #expect(followUp.cachedPromptTokens > first.promptTokens / 2)
+        #expect(followUp.promptTokens - followUp.cachedPromptTokens < first.promptTokens - first.cachedPromptTokens)
     }
 }
 

@@ -175,6 +175,13 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
         #expect(session.transcript.count == 5)
     }
 
+    @Test func theBudgetCutsATextAnswerShort() async throws {
+        let session = toolSession(ScriptedModel(replies: [answer(#""A long answer that goes on and on""#)]), tools: [WeatherTool()])
+        let response = try await session.respond(to: "Talk", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 20))
+        #expect(!response.content.isEmpty && response.content.count < 20)
+        #expect("A long answer that goes on and on".hasPrefix(response.content))
+    }
+
     @Test func twoToolsRunConcurrently() async throws {
         let rendezvous = Rendezvous()
         let tools: [any Tool] = [

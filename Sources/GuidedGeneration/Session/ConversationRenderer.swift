@@ -9,20 +9,22 @@ enum ConversationRenderer {
             return false
         }
         var messages: [ConversationMessage] = []
+        // The outputs of one turn's calls make one message.
         var outputs: [Transcript.ToolOutput] = []
+        func flushOutputs() {
+            guard !outputs.isEmpty else { return }
+            messages.append(ConversationMessage(role: .user, content: ToolTurnFormat.text(of: outputs)))
+            outputs = []
+        }
         for entry in transcript {
-            // The outputs of one turn's calls make one message.
             if case .toolOutput(let output) = entry {
                 outputs.append(output)
                 continue
             }
-            if !outputs.isEmpty {
-                messages.append(ConversationMessage(role: .user, content: ToolTurnFormat.text(of: outputs)))
-                outputs = []
-            }
+            flushOutputs()
             if let message = message(for: entry, hasTools: hasTools) { messages.append(message) }
         }
-        if !outputs.isEmpty { messages.append(ConversationMessage(role: .user, content: ToolTurnFormat.text(of: outputs))) }
+        flushOutputs()
         return messages
     }
 

@@ -37,7 +37,7 @@ extension LanguageModelSession {
             let generator = ResponseGenerator(
                 runtime: runtime, cache: cache, prompt: runtime.tokens(ofConversation: messages),
                 grammar: allowsCalls ? grammar : try self.grammar(for: request, allowsCalls: false, runtime: runtime), isToolTurn: !tools.isEmpty,
-                options: request.options, cancellation: cancellation)
+                answerIsText: request.schema == nil, options: request.options, cancellation: cancellation)
             let output = try await onDetachedThread { try generator.run(onSnapshot: onSnapshot) }
             total.add(output.statistics)
             guard output.isToolCalls else {

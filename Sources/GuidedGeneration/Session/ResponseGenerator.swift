@@ -16,6 +16,9 @@ struct ResponseGenerator {
     let grammar: CompiledGrammar?
     /// Whether the turn is a ``ToolTurnFormat`` object, holding the answer or tool calls.
     let isToolTurn: Bool
+    /// Whether the answer is text (in a tool turn, a JSON string): the budget cuts it short
+    /// rather than failing it.
+    let answerIsText: Bool
     let options: GenerationOptions
     let cancellation: CancellationFlag
 
@@ -126,7 +129,13 @@ private final class Turn {
                 try writeText()
             }
         } catch let stop as Stop {
-            throw stop.error(text: text, statistics: statistics, contextSize: runtime.contextSize)
+            // A text answer is cut at the budget, as free text is.
+            guard case .budget = stop, generator.isToolTurn, generator.answerIsText, let snapshot = try text.snapshot(),
+                case .string(let cut)? = ToolTurnFormat.parts(of: snapshot).answer?.kind
+            else {
+                throw stop.error(text: text, statistics: statistics, contextSize: runtime.contextSize)
+            }
+            return finish(content: GeneratedContent(kind: .string(cut)), text: cut, isToolCalls: false, writing: writing)
         }
         var content = try text.finishedContent()
         var answerText = text.string
@@ -141,12 +150,17 @@ private final class Turn {
                 if case .string(let string) = answer.kind { answerText = string }
             }
         }
+        return finish(content: content, text: answerText, isToolCalls: isToolCalls, writing: writing)
+    }
+
+    /// The output, after the last snapshot of the answer.
+    private func finish(content: GeneratedContent, text: String, isToolCalls: Bool, writing: Date) -> ResponseGenerator.Output {
         statistics.responseSeconds = Date().timeIntervalSince(writing)
         if !isToolCalls {
             if content != last { onSnapshot(content) }
             if statistics.firstSnapshotSeconds == nil { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
         }
-        return ResponseGenerator.Output(content: content, text: answerText, statistics: statistics, isToolCalls: isToolCalls)
+        return ResponseGenerator.Output(content: content, text: text, statistics: statistics, isToolCalls: isToolCalls)
     }
 
     /// Writes text until the model ends its turn or the budget is spent.
