@@ -300,3 +300,27 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
         #expect(weather.cities == ["Paris"])
     }
 }
+
+/// A tool written against the first beta of the API, returning the deprecated `ToolOutput`.
+protocol LegacyOutputs {
+    static func outputs() -> [any PromptRepresentable]
+}
+
+enum FirstBetaCode: LegacyOutputs {
+    @available(*, deprecated)
+    static func outputs() -> [any PromptRepresentable] {
+        [ToolOutput("Sunny"), ToolOutput(GeneratedContent(properties: ["degrees": 21]))]
+    }
+}
+
+@Suite struct ToolOutputTests {
+    /// Called through the protocol, so that the deprecated code compiles without a warning.
+    func outputs<Code: LegacyOutputs>(of code: Code.Type) -> [any PromptRepresentable] {
+        Code.outputs()
+    }
+
+    @Test func firstBetaOutputsBecomePrompts() {
+        let prompts = outputs(of: FirstBetaCode.self).map { $0.promptRepresentation.description }
+        #expect(prompts == ["Sunny", #"{"degrees":21}"#])
+    }
+}
