@@ -1,7 +1,7 @@
 /// A capability the model may use while it answers: a function with a name, a description the
 /// model reads, and arguments the model writes as content of the tool's schema.
 ///
-/// Give tools to a session (``LanguageModelSession/init(model:tools:instructions:)-(_,_,Instructions?)``);
+/// Give tools to a session (`LanguageModelSession(tools:instructions:)`);
 /// the model then answers either directly or with calls of tools, whose arguments always match
 /// their schema. The session runs the calls, shows the model their output, and lets it continue
 /// until it answers.
