@@ -161,9 +161,7 @@ public final class InferenceSession {
             var maximum = -Float.infinity
             for past in 0...last {
                 let k = keys + layerBase + past * kvDimension + kvHead * headDimension
-                var dot: Float = 0
-                for index in 0..<headDimension { dot += q[index] * k[index] }
-                scores[past] = dot * scale
+                scores[past] = Self.dot(q, k, count: headDimension) * scale
                 maximum = max(maximum, scores[past])
             }
             var total: Float = 0
@@ -179,6 +177,31 @@ public final class InferenceSession {
                 for index in 0..<headDimension { out[index] += weight * v[index] }
             }
         }
+    }
+
+    /// The dot product of `count` floats, in eight running sums that the compiler keeps in one
+    /// vector register (a single sum is a chain of dependent additions that it may not reorder).
+    @inline(__always)
+    private static func dot(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, count: Int) -> Float {
+        var (s0, s1, s2, s3, s4, s5, s6, s7): (Float, Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0, 0)
+        var index = 0
+        while index + 8 <= count {
+            s0 += left[index] * right[index]
+            s1 += left[index + 1] * right[index + 1]
+            s2 += left[index + 2] * right[index + 2]
+            s3 += left[index + 3] * right[index + 3]
+            s4 += left[index + 4] * right[index + 4]
+            s5 += left[index + 5] * right[index + 5]
+            s6 += left[index + 6] * right[index + 6]
+            s7 += left[index + 7] * right[index + 7]
+            index += 8
+        }
+        var total = ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7))
+        while index < count {
+            total += left[index] * right[index]
+            index += 1
+        }
+        return total
     }
 
     /// Runs several tokens at once: each weight row is decoded once for all of them.
