@@ -19,7 +19,7 @@ extension SystemLanguageModel {
 
     /// How many tokens the presentation of tools takes in the instructions.
     public nonisolated(nonsending) func tokenCount(for tools: [any Tool]) async throws -> Int {
-        try await count(ToolTurnFormat.instructions(for: tools.map { Transcript.ToolDefinition(tool: $0) }))
+        try await count(ToolTurnFormat.instructions(for: tools.definitions))
     }
 
     /// How many tokens transcript entries take, rendered as the model reads them.

@@ -106,7 +106,7 @@ extension LanguageModelSession {
                 guard let answer = request.schema else { return nil }
                 schema = try answer.jsonSchema()
             } else {
-                let definitions = allowsCalls ? tools.map { Transcript.ToolDefinition(tool: $0) } : []
+                let definitions = allowsCalls ? tools.definitions : []
                 schema = try ToolTurnSchema.schema(for: definitions, answer: request.schema?.jsonSchema())
             }
         } catch {

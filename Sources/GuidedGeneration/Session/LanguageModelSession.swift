@@ -50,7 +50,7 @@ public final class LanguageModelSession: Sendable {
     /// The instructions entry: the instructions and the tools' definitions, when there are any.
     private static func instructionsEntries(_ instructions: Instructions?, tools: [any Tool]) -> [Transcript.Entry] {
         guard instructions != nil || !tools.isEmpty else { return [] }
-        let definitions = tools.map { Transcript.ToolDefinition(tool: $0) }
+        let definitions = tools.definitions
         return [.instructions(Transcript.Instructions(segments: instructions?.transcriptSegments ?? [], toolDefinitions: definitions))]
     }
 

@@ -53,3 +53,8 @@ extension Tool where Arguments: Generable {
     /// The schema of the `Generable` arguments type.
     public var parameters: GenerationSchema { Arguments.generationSchema }
 }
+
+extension [any Tool] {
+    /// The definitions of the tools, as the model is told about them.
+    var definitions: [Transcript.ToolDefinition] { map { Transcript.ToolDefinition(tool: $0) } }
+}

@@ -73,9 +73,24 @@ enum ToolTurnFormat {
             guard case .structure(let properties, _) = element.kind, case .string(let name)? = properties["name"]?.kind,
                 let arguments = properties["arguments"]
             else { return nil }
-            // Without the identities that streaming gives content: calls are not streamed.
-            let plain = (try? GeneratedContent(json: arguments.jsonString)) ?? arguments
-            return Transcript.ToolCall(id: UUID().uuidString, toolName: name, arguments: plain)
+            return Transcript.ToolCall(id: UUID().uuidString, toolName: name, arguments: arguments.withoutIdentities)
         }
+    }
+}
+
+extension GeneratedContent {
+    /// The content without the identities that streaming gives it (calls are not streamed).
+    fileprivate var withoutIdentities: GeneratedContent {
+        var content = self
+        content.id = nil
+        switch kind {
+        case .structure(let properties, let keys):
+            content.kind = .structure(properties: properties.mapValues(\.withoutIdentities), orderedKeys: keys)
+        case .array(let elements):
+            content.kind = .array(elements.map(\.withoutIdentities))
+        default:
+            break
+        }
+        return content
     }
 }
