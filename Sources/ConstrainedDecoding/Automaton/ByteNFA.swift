@@ -23,19 +23,6 @@ struct ByteNFA: Sendable {
     }
 
     var states: [State] = []
-
-    /// Appends the states of `template`, shifted, and returns the shift.
-    mutating func instantiate(_ template: ByteNFA) -> Int32 {
-        let offset = Int32(states.count)
-        states.reserveCapacity(states.count + template.states.count)
-        for var state in template.states {
-            for index in state.transitions.indices { state.transitions[index].target += offset }
-            for index in state.epsilons.indices { state.epsilons[index] += offset }
-            if let call = state.call { state.call = Call(definition: call.definition, continuation: call.continuation + offset) }
-            states.append(state)
-        }
-        return offset
-    }
 }
 
 /// A piece of automaton under construction: where it starts and the state it ends in (which has

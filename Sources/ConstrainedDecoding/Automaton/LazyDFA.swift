@@ -1,23 +1,33 @@
 /// The deterministic automaton of a grammar, built state by state as bytes are tried.
 ///
-/// A DFA state is a set of NFA states; its 256 transitions are computed together the first time
-/// the state is left, by splitting the byte range into the intervals where its NFA transitions
-/// agree. Calls of definitions are expanded during ε-closure, one copy per call site reached,
-/// up to a nesting limit.
-final class LazyDFA {
+/// A DFA state is a sorted set of NFA states; its 256 transitions are computed together the first
+/// time the state is left, by splitting the byte range into the intervals where its NFA
+/// transitions agree. Calls of definitions are expanded during ε-closure, one copy per call site
+/// reached, up to a nesting limit. Building a state allocates nothing but the growth of flat
+/// tables, since a state's first visit is on the path of a token mask.
+struct LazyDFA: ~Copyable {
     /// No state: the byte is not allowed.
     static let dead: Int32 = -1
     static let unknown: Int32 = -2
+    private static let mixed: Int32 = -3
+    private static let notExpanded: Int32 = -2
 
     private let templates: [GrammarTemplate]
     private let maximumCallDepth: Int
-    private var nfa = ByteNFA()
+    private var nfa = CompactNFA()
+    /// Per NFA state: how deeply calls nest at its copy.
     private var depths: [Int32] = []
-    private var expansions: [Int32: Int32] = [:]
-    private let acceptState: Int32
+    /// Per NFA state: where the end of a definition's copy continues (-1 elsewhere).
+    private var returns: [Int32] = []
+    /// Per NFA state with a call: the entry of the copy it expanded into, ``dead`` when too deep.
+    private var expansions: [Int32] = []
+    private var acceptState: Int32 = 0
 
-    private var sets: [[Int32]] = []
-    private var ids: [[Int32]: Int32] = [:]
+    /// The NFA states of each DFA state, by DFA state id.
+    private var sets = SequenceTable()
+    /// Sorted NFA target lists already closed, and the DFA state each closes into.
+    private var closedTargets = SequenceTable()
+    private var closedStates: [Int32] = []
     /// 256 entries per state: the next state, ``dead``, or ``unknown`` until computed. Manually
     /// managed so that mask walks read it through a plain pointer; it moves when it grows.
     private(set) var rowBase: UnsafeMutablePointer<Int32> = .allocate(capacity: 256 * 64)
@@ -25,8 +35,16 @@ final class LazyDFA {
     private(set) var accepting: [Bool] = []
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets: [Int32] = []
+    /// Per state and continuation range (five each): the common target, ``unknown`` or ``mixed``.
+    private var commonTargets: [Int32] = []
+
+    // Scratch space, kept between calls so that building a state does not allocate.
     private var marks: [UInt32] = []
     private var stamp: UInt32 = 0
+    private var stack: [Int32] = []
+    private var core: [Int32] = []
+    private var targets: [Int32] = []
+    private var rowTransitions: [ByteNFA.Transition] = []
 
     /// The state before any byte.
     private(set) var start: Int32 = 0
@@ -37,10 +55,10 @@ final class LazyDFA {
         self.templates = templates
         self.maximumCallDepth = maximumCallDepth
         let root = templates[0]
-        let offset = nfa.instantiate(root.nfa)
-        depths = Array(repeating: 0, count: nfa.states.count)
+        let offset = appendCopy(of: root, depth: 0)
         acceptState = root.end + offset
-        start = intern(closure([root.start + offset]))
+        targets = [root.start + offset]
+        start = closeTargets()
     }
 
     /// How many DFA states exist so far.
@@ -48,7 +66,7 @@ final class LazyDFA {
 
     /// The state after `byte`, or ``dead``; `state` must not be dead.
     @inline(__always)
-    func next(_ state: Int32, _ byte: UInt8) -> Int32 {
+    mutating func next(_ state: Int32, _ byte: UInt8) -> Int32 {
         let entry = rowBase[Int(state) &* 256 &+ Int(byte)]
         if entry != Self.unknown { return entry }
         computeRow(state)
@@ -63,12 +81,35 @@ final class LazyDFA {
         accepting[Int(state)]
     }
 
-    private func intern(_ set: [Int32]) -> Int32 {
-        if set.isEmpty { return Self.dead }
-        if let id = ids[set] { return id }
-        let id = Int32(sets.count)
-        sets.append(set)
-        ids[set] = id
+    // MARK: Building states
+
+    private mutating func appendCopy(of template: GrammarTemplate, depth: Int32) -> Int32 {
+        let offset = nfa.append(template.nfa)
+        let added = nfa.stateCount - depths.count
+        depths += repeatElement(depth, count: added)
+        returns += repeatElement(-1, count: added)
+        expansions += repeatElement(Self.notExpanded, count: added)
+        return offset
+    }
+
+    /// The DFA state that the NFA states in ``targets`` (sorted) close into.
+    private mutating func closeTargets() -> Int32 {
+        let (entry, isNew) = targets.withUnsafeBufferPointer { closedTargets.intern($0) }
+        if !isNew { return closedStates[Int(entry)] }
+        closure()
+        let state: Int32
+        if core.isEmpty {
+            state = Self.dead
+        } else {
+            let (id, isNewState) = core.withUnsafeBufferPointer { sets.intern($0) }
+            if isNewState { addState(accepting: core.contains(acceptState)) }
+            state = id
+        }
+        closedStates.append(state)
+        return state
+    }
+
+    private mutating func addState(accepting isAccepting: Bool) {
         if sets.count > rowCapacity {
             let grown = UnsafeMutablePointer<Int32>.allocate(capacity: rowCapacity * 2 * 256)
             grown.initialize(from: rowBase, count: rowCapacity * 256)
@@ -76,49 +117,171 @@ final class LazyDFA {
             rowBase = grown
             rowCapacity *= 2
         }
-        (rowBase + Int(id) * 256).initialize(repeating: Self.unknown, count: 256)
-        accepting.append(set.contains(acceptState))
+        (rowBase + (sets.count - 1) * 256).initialize(repeating: Self.unknown, count: 256)
+        accepting.append(isAccepting)
         plainTargets.append(Self.unknown)
-        return id
+        commonTargets += repeatElement(Self.unknown, count: Self.continuationRanges.count)
     }
+
+    /// Sets ``core`` to the states reachable from ``targets`` by ε-transitions and calls, keeping
+    /// those that read a byte or accept, sorted.
+    private mutating func closure() {
+        stamp &+= 1
+        if stamp == 0 {
+            marks.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            stamp = 1
+        }
+        stack.removeAll(keepingCapacity: true)
+        stack += targets
+        core.removeAll(keepingCapacity: true)
+        while let state = stack.popLast() {
+            let index = Int(state)
+            if index >= marks.count { marks += repeatElement(0, count: nfa.stateCount - marks.count) }
+            if marks[index] == stamp { continue }
+            marks[index] = stamp
+            if nfa.transitionStarts[index] != nfa.transitionStarts[index + 1] || state == acceptState {
+                core.append(state)
+            }
+            for edge in Int(nfa.epsilonStarts[index])..<Int(nfa.epsilonStarts[index + 1]) {
+                stack.append(nfa.epsilons[edge])
+            }
+            let back = returns[index]
+            if back >= 0 { stack.append(back) }
+            if nfa.callDefinitions[index] != CompactNFA.noCall {
+                let entry = expand(at: state)
+                if entry >= 0 { stack.append(entry) }
+            }
+        }
+        core.withUnsafeMutableBufferPointer { Self.sort($0) }
+    }
+
+    /// The entry of the copy of a definition that the call at `state` leads to, or ``dead`` past
+    /// the nesting limit.
+    private mutating func expand(at state: Int32) -> Int32 {
+        let index = Int(state)
+        let known = expansions[index]
+        if known != Self.notExpanded { return known }
+        let depth = depths[index] + 1
+        guard depth <= maximumCallDepth else {
+            expansions[index] = Self.dead
+            return Self.dead
+        }
+        let template = templates[Int(nfa.callDefinitions[index])]
+        let offset = appendCopy(of: template, depth: depth)
+        returns[Int(template.end + offset)] = nfa.callContinuations[index]
+        let entry = template.start + offset
+        expansions[index] = entry
+        return entry
+    }
+
+    /// Computes the transitions of `state`; ``rowBase`` may move.
+    mutating func computeRow(_ state: Int32) {
+        // The transitions of the state's NFA states, copied since building targets adds states.
+        rowTransitions.removeAll(keepingCapacity: true)
+        for element in Int(sets.starts[Int(state)])..<Int(sets.starts[Int(state) + 1]) {
+            let index = Int(sets.pool[element])
+            for edge in Int(nfa.transitionStarts[index])..<Int(nfa.transitionStarts[index + 1]) {
+                rowTransitions.append(nfa.transitions[edge])
+            }
+        }
+        (rowBase + Int(state) * 256).update(repeating: Self.dead, count: 256)
+        guard !rowTransitions.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: 257) { cuts in
+            cuts.initialize(repeating: false)
+            cuts[0] = true
+            cuts[256] = true
+            for transition in rowTransitions {
+                cuts[Int(transition.low)] = true
+                cuts[Int(transition.high) + 1] = true
+            }
+            var low = 0
+            while low < 256 {
+                var high = low + 1
+                while !cuts[high] { high += 1 }
+                let byte = UInt8(low)
+                targets.removeAll(keepingCapacity: true)
+                for transition in rowTransitions where transition.low <= byte && byte <= transition.high {
+                    targets.append(transition.target)
+                }
+                if !targets.isEmpty {
+                    targets.withUnsafeMutableBufferPointer { Self.sort($0) }
+                    let next = closeTargets()
+                    (rowBase + Int(state) * 256 + low).update(repeating: next, count: high - low)
+                }
+                low = high
+            }
+        }
+    }
+
+    /// Sorts in place without allocating: insertion sort for short runs, else heap sort.
+    private static func sort(_ values: UnsafeMutableBufferPointer<Int32>) {
+        let count = values.count
+        if count <= 24 {
+            for index in 1..<max(count, 1) {
+                let value = values[index]
+                var position = index
+                while position > 0 && values[position - 1] > value {
+                    values[position] = values[position - 1]
+                    position -= 1
+                }
+                values[position] = value
+            }
+            return
+        }
+        func siftDown(_ root: Int, _ end: Int) {
+            var parent = root
+            while true {
+                var child = 2 * parent + 1
+                if child >= end { return }
+                if child + 1 < end && values[child + 1] > values[child] { child += 1 }
+                if values[parent] >= values[child] { return }
+                values.swapAt(parent, child)
+                parent = child
+            }
+        }
+        for root in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(root, count) }
+        for end in stride(from: count - 1, to: 0, by: -1) {
+            values.swapAt(0, end)
+            siftDown(0, end)
+        }
+    }
+
+    // MARK: Plain text
+
+    /// The byte ranges a UTF-8 continuation byte may take: any, and the narrower first
+    /// continuations after the lead bytes E0, ED, F0 and F4.
+    private static let continuationRanges: [ClosedRange<UInt8>] = [
+        0x80...0xBF, 0xA0...0xBF, 0x80...0x9F, 0x90...0xBF, 0x80...0x8F,
+    ]
+
+    /// Each run of lead bytes, with the index in ``continuationRanges`` of its first continuation
+    /// and the number of continuation bytes.
+    private static let leadBytes: [(leads: ClosedRange<UInt8>, firstRange: Int, length: Int)] = [
+        (0xC2...0xDF, 0, 1), (0xE0...0xE0, 1, 2), (0xE1...0xEC, 0, 2), (0xED...0xED, 2, 2),
+        (0xEE...0xEF, 0, 2), (0xF0...0xF0, 3, 3), (0xF1...0xF3, 0, 3), (0xF4...0xF4, 4, 3),
+    ]
 
     /// Where any one plain-text character leads from `state`, when they all lead to the same state
     /// (``dead`` included) — as inside a string whose characters are only counted, or free. Then
     /// a plain-text token is allowed exactly when the chain of such states is long enough for its
     /// character count. `nil` when characters lead to different states.
-    func plainTextTarget(_ state: Int32) -> Int32? {
+    mutating func plainTextTarget(_ state: Int32) -> Int32? {
         let index = Int(state)
         if plainTargets[index] == Self.unknown { plainTargets[index] = computePlainTextTarget(state) ?? Self.mixed }
         let target = plainTargets[index]
         return target == Self.mixed ? nil : target
     }
 
-    private static let mixed: Int32 = -3
-
-    private func computePlainTextTarget(_ state: Int32) -> Int32? {
+    private mutating func computePlainTextTarget(_ state: Int32) -> Int32? {
         let target = next(state, UInt8(ascii: "a"))
         for byte in UInt8(0x20)...0x7F where byte != 0x22 && byte != 0x5C {
             if next(state, byte) != target { return nil }
         }
-        /// Whether every byte in `range` leads from `from` to one state, and returns it.
-        func common(_ from: Int32, _ range: ClosedRange<UInt8>) -> Int32? {
-            guard from >= 0 else { return from }
-            let first = next(from, range.lowerBound)
-            for byte in range where next(from, byte) != first { return nil }
-            return first
-        }
-        let continuation: ClosedRange<UInt8> = 0x80...0xBF
-        // Each lead byte, with the range its first continuation byte may take.
-        let leads: [(ClosedRange<UInt8>, ClosedRange<UInt8>, Int)] = [
-            (0xC2...0xDF, continuation, 1), (0xE0...0xE0, 0xA0...0xBF, 2), (0xE1...0xEC, continuation, 2),
-            (0xED...0xED, 0x80...0x9F, 2), (0xEE...0xEF, continuation, 2), (0xF0...0xF0, 0x90...0xBF, 3),
-            (0xF1...0xF3, continuation, 3), (0xF4...0xF4, 0x80...0x8F, 3),
-        ]
-        for (leadRange, firstRange, length) in leads {
-            for lead in leadRange {
-                guard var current = common(next(state, lead), firstRange) else { return nil }
-                for _ in 1..<length {
-                    guard let following = common(current, continuation) else { return nil }
+        for lead in Self.leadBytes {
+            for byte in lead.leads {
+                guard var current = commonTarget(next(state, byte), lead.firstRange) else { return nil }
+                for _ in 1..<lead.length {
+                    guard let following = commonTarget(current, 0) else { return nil }
                     current = following
                 }
                 if current != target { return nil }
@@ -127,95 +290,17 @@ final class LazyDFA {
         return target
     }
 
-    /// Computes the transitions of `state`; ``rowBase`` may move.
-    func computeRow(_ state: Int32) {
-        let set = sets[Int(state)]
-        // Interval boundaries: every low and every high + 1.
-        var cutMarks = [Bool](repeating: false, count: 257)
-        cutMarks[0] = true
-        cutMarks[256] = true
-        var transitionCount = 0
-        for nfaState in set {
-            for transition in nfa.states[Int(nfaState)].transitions {
-                cutMarks[Int(transition.low)] = true
-                cutMarks[Int(transition.high) + 1] = true
-                transitionCount += 1
-            }
+    /// The state every byte of continuation range `range` leads to from `from`, or `nil` when
+    /// they differ; remembered per state.
+    private mutating func commonTarget(_ from: Int32, _ range: Int) -> Int32? {
+        guard from >= 0 else { return from }
+        let slot = Int(from) * Self.continuationRanges.count + range
+        if commonTargets[slot] == Self.unknown {
+            let bytes = Self.continuationRanges[range]
+            let first = next(from, bytes.lowerBound)
+            commonTargets[slot] = bytes.allSatisfy { next(from, $0) == first } ? first : Self.mixed
         }
-        var row = [Int32](repeating: Self.dead, count: 256)
-        guard transitionCount > 0 else {
-            writeRow(state, row)
-            return
-        }
-        var targets: [Int32] = []
-        var known: [[Int32]: Int32] = [:]
-        var low = 0
-        while low < 256 {
-            var high = low + 1
-            while !cutMarks[high] { high += 1 }
-            let byte = UInt8(low)
-            targets.removeAll(keepingCapacity: true)
-            for nfaState in set {
-                for transition in nfa.states[Int(nfaState)].transitions where transition.low <= byte && byte <= transition.high {
-                    targets.append(transition.target)
-                }
-            }
-            if !targets.isEmpty {
-                targets.sort()
-                let next: Int32
-                if let seen = known[targets] {
-                    next = seen
-                } else {
-                    next = intern(closure(targets))
-                    known[targets] = next
-                }
-                for index in low..<high { row[index] = next }
-            }
-            low = high
-        }
-        writeRow(state, row)
-    }
-
-    private func writeRow(_ state: Int32, _ row: [Int32]) {
-        let base = Int(state) * 256
-        row.withUnsafeBufferPointer { source in
-            guard let from = source.baseAddress else { return }
-            (rowBase + base).update(from: from, count: 256)
-        }
-    }
-
-    /// The states reachable from `seeds` by ε-transitions and calls, keeping those that read a
-    /// byte or accept, sorted.
-    private func closure(_ seeds: [Int32]) -> [Int32] {
-        stamp &+= 1
-        if marks.count < nfa.states.count { marks += repeatElement(0, count: nfa.states.count - marks.count) }
-        var stack = seeds
-        var core: [Int32] = []
-        while let state = stack.popLast() {
-            let index = Int(state)
-            if index >= marks.count { marks += repeatElement(0, count: nfa.states.count - marks.count) }
-            if marks[index] == stamp { continue }
-            marks[index] = stamp
-            let nfaState = nfa.states[index]
-            if !nfaState.transitions.isEmpty || state == acceptState { core.append(state) }
-            stack += nfaState.epsilons
-            if let call = nfaState.call, let entry = expand(call, at: state) { stack.append(entry) }
-        }
-        core.sort()
-        return core
-    }
-
-    /// The entry of the copy of a definition that the call at `state` leads to.
-    private func expand(_ call: ByteNFA.Call, at state: Int32) -> Int32? {
-        if let entry = expansions[state] { return entry }
-        let depth = depths[Int(state)] + 1
-        guard depth <= maximumCallDepth else { return nil }
-        let template = templates[Int(call.definition)]
-        let offset = nfa.instantiate(template.nfa)
-        depths += repeatElement(depth, count: nfa.states.count - depths.count)
-        nfa.states[Int(template.end + offset)].epsilons.append(call.continuation)
-        let entry = template.start + offset
-        expansions[state] = entry
-        return entry
+        let common = commonTargets[slot]
+        return common == Self.mixed ? nil : common
     }
 }

@@ -4,21 +4,24 @@
 /// A matcher owns its automaton cache; it is not thread-safe. Create one per generation from a
 /// shared ``CompiledGrammar``.
 public final class GrammarMatcher {
-    let dfa: LazyDFA
+    var dfa: LazyDFA
     /// The vocabulary tokens are read from, if any.
     public let vocabulary: Vocabulary?
     private var state: Int32
     /// The state before each token or byte run that was accepted, for ``rollback(_:)``.
     private var history: [Int32] = []
-    /// Masks by state id; `nil` until computed.
-    private var masks: [TokenBitset?] = []
+    /// Per state id: where its mask is in ``maskPool`` (in masks), or -1 until computed.
+    private var maskSlots: [Int32] = []
+    /// The cached masks, end to end.
+    private var maskPool: [UInt64] = []
     private var cachedMaskCount = 0
     private var terminated = false
     /// The walk's states, by trie depth.
     private var walkStates: [Int32] = []
 
-    /// The most masks kept; beyond it the cache starts over.
-    public static let maskCacheLimit = 4096
+    /// The most memory the masks cached by one matcher take, in bytes; beyond it the cache
+    /// starts over.
+    public static let maskCacheBytes = 32 << 20
 
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary? = nil) {
         dfa = LazyDFA(templates: grammar.templates, maximumCallDepth: grammar.options.maximumReferenceDepth)
@@ -139,63 +142,63 @@ public final class GrammarMatcher {
             return
         }
         let index = Int(state)
-        if index < masks.count, let cached = masks[index] {
-            mask.assign(cached)
-        } else {
-            if addPlainTextTokens(&mask, vocabulary: vocabulary) {
-                // Plain-text tokens were settled by their length; only the others are walked.
-                fill(&mask, trie: vocabulary.otherTokensTrie)
-            } else {
-                mask.removeAll()
-                fill(&mask, trie: vocabulary.trie)
+        let wordCount = mask.words.count
+        if index < maskSlots.count, maskSlots[index] >= 0 {
+            let start = Int(maskSlots[index]) * wordCount
+            mask.withWords { words in
+                maskPool.withUnsafeBufferPointer { pool in
+                    guard let to = words.baseAddress, let from = pool.baseAddress else { return }
+                    to.update(from: from + start, count: wordCount)
+                }
             }
-            if dfa.isAccepting(state) { mask.insert(vocabulary.endOfText) }
-            if cachedMaskCount >= Self.maskCacheLimit {
-                masks = []
-                cachedMaskCount = 0
-            }
-            if index >= masks.count { masks += repeatElement(nil, count: index + 1 - masks.count) }
-            masks[index] = mask
-            cachedMaskCount += 1
+            return
         }
+        if !setPlainTextTokens(&mask, vocabulary: vocabulary) {
+            mask.removeAll()
+            fill(&mask, trie: vocabulary.trie)
+        } else {
+            // Plain-text tokens were settled by their length; only the others are walked.
+            fill(&mask, trie: vocabulary.otherTokensTrie)
+        }
+        if dfa.isAccepting(state) { mask.insert(vocabulary.endOfText) }
+        if (cachedMaskCount + 1) * wordCount * 8 > Self.maskCacheBytes {
+            maskPool.removeAll(keepingCapacity: true)
+            maskSlots.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+            cachedMaskCount = 0
+        }
+        if index >= maskSlots.count { maskSlots += repeatElement(-1, count: index + 1 - maskSlots.count) }
+        maskSlots[index] = Int32(cachedMaskCount)
+        maskPool += mask.words
+        cachedMaskCount += 1
     }
 
     /// In a state where plain-text characters are only counted, sets `mask` to the plain-text
     /// tokens whose length the chain of states allows, and returns `true`; `false` when
     /// characters matter here (as in a pattern), leaving `mask` to the caller.
-    private func addPlainTextTokens(_ mask: inout TokenBitset, vocabulary: Vocabulary) -> Bool {
-        var chain: [Int32] = []
+    private func setPlainTextTokens(_ mask: inout TokenBitset, vocabulary: Vocabulary) -> Bool {
+        let byLength = vocabulary.plainTextTokensOfLengthAtLeast
+        // The longest run of characters the chain of states allows (all when it loops). Every
+        // state along it must count characters alike.
+        let longest = byLength.count - 1
+        var allowed = 0
         var current = state
-        let lengths = vocabulary.plainTextTokensOfLength.count
-        // Check the whole chain first: every state along it must count characters alike.
-        while chain.count + 1 < lengths {
+        while allowed < longest {
             guard let next = dfa.plainTextTarget(current) else { return false }
-            if next < 0 || next == current {
-                chain.append(next)
+            if next < 0 { break }
+            allowed += 1
+            if next == current {
+                allowed = longest
                 break
             }
-            chain.append(next)
             current = next
         }
-        mask.removeAll()
-        var previous = state
-        for (offset, target) in chain.enumerated() {
-            let length = offset + 1
-            if target < 0 { break }
-            if target == previous {
-                mask.formUnion(vocabulary.plainTextTokensOfLengthAtLeast[length])
-                break
-            }
-            mask.formUnion(vocabulary.plainTextTokensOfLength[length])
-            previous = target
-        }
+        mask.assign(byLength[min(allowed, 1)], subtracting: byLength[min(allowed + 1, longest)])
         return true
     }
 
     /// Adds the tokens of `trie` that may come next: a walk of the trie from the current state
     /// that skips every subtree whose path is refused.
     private func fill(_ mask: inout TokenBitset, trie: TokenTrie) {
-        let dfa = self.dfa
         let start = state
         walkStates.withUnsafeMutableBufferPointer { states in
             states[0] = start
@@ -205,7 +208,7 @@ public final class GrammarMatcher {
                         trie.subtreeEnds.withUnsafeBufferPointer { ends in
                             trie.tokenStarts.withUnsafeBufferPointer { starts in
                                 trie.tokenIDs.withUnsafeBufferPointer { ids in
-                                    var rows = dfa.rowBase
+                                    var rows = self.dfa.rowBase
                                     var node = 0
                                     let count = bytes.count
                                     while node < count {
@@ -213,8 +216,8 @@ public final class GrammarMatcher {
                                         let slot = Int(parent) &* 256 &+ Int(bytes[node])
                                         var next = rows[slot]
                                         if next == LazyDFA.unknown {
-                                            dfa.computeRow(parent)
-                                            rows = dfa.rowBase
+                                            self.dfa.computeRow(parent)
+                                            rows = self.dfa.rowBase
                                             next = rows[slot]
                                         }
                                         if next < 0 {

@@ -25,5 +25,5 @@ public struct CompiledGrammar: Sendable {
     }
 
     /// The number of NFA states in the templates, a measure of the grammar's size.
-    public var stateCount: Int { templates.reduce(0) { $0 + $1.nfa.states.count } }
+    public var stateCount: Int { templates.reduce(0) { $0 + $1.nfa.stateCount } }
 }

@@ -42,12 +42,12 @@ struct SchemaCompiler {
             }
             templates[pending.id] = finish(fragment)
         }
-        return (0..<definitionCount).map { templates[$0] ?? GrammarTemplate(nfa: ByteNFA(), start: 0, end: 0) }
+        return (0..<definitionCount).map { templates[$0] ?? GrammarTemplate(nfa: CompactNFA(), start: 0, end: 0) }
     }
 
     private mutating func finish(_ fragment: Fragment) -> GrammarTemplate {
         statesUsed += builder.nfa.states.count
-        return GrammarTemplate(nfa: builder.nfa, start: fragment.start, end: fragment.end)
+        return GrammarTemplate(nfa: CompactNFA(builder.nfa), start: fragment.start, end: fragment.end)
     }
 
     /// The id of the definition at `pointer`, scheduling its compilation the first time.

@@ -59,6 +59,20 @@ public struct TokenBitset: Sendable, Equatable {
         }
     }
 
+    /// Replaces the contents with the ids of `base` that are not in `excluded`, without
+    /// allocating.
+    mutating func assign(_ base: TokenBitset, subtracting excluded: TokenBitset) {
+        words.withUnsafeMutableBufferPointer { target in
+            base.words.withUnsafeBufferPointer { kept in
+                excluded.words.withUnsafeBufferPointer { removed in
+                    for index in 0..<min(target.count, kept.count, removed.count) {
+                        target[index] = kept[index] & ~removed[index]
+                    }
+                }
+            }
+        }
+    }
+
     /// Adds the ids of `other`.
     public mutating func formUnion(_ other: TokenBitset) {
         words.withUnsafeMutableBufferPointer { target in

@@ -14,9 +14,8 @@ public struct Vocabulary: Sendable {
     let plainTextTokens: TokenBitset
     /// A trie of the other tokens, walked in free-text states instead of the whole vocabulary.
     let otherTokensTrie: TokenTrie
-    /// Plain-text tokens by their length in characters: exactly `n`, and at least `n` (index 0
-    /// unused).
-    let plainTextTokensOfLength: [TokenBitset]
+    /// Plain-text tokens of at least `n` characters, for `n` from 0 to one past the longest
+    /// (which is empty).
     let plainTextTokensOfLengthAtLeast: [TokenBitset]
 
     public init(tokens: [[UInt8]], specialTokens: Set<Int32>, endOfText: Int32) {
@@ -31,17 +30,15 @@ public struct Vocabulary: Sendable {
         }
         plainTextTokens = plain
         otherTokensTrie = TokenTrie(tokens: tokens) { !excluded.contains(Int32($0)) && !plain.contains(Int32($0)) }
-        var exactly: [TokenBitset] = [TokenBitset(capacity: tokens.count)]
+        var atLeast: [TokenBitset] = [plain]
         for id in plain.ids {
             let length = String(decoding: tokens[Int(id)], as: UTF8.self).unicodeScalars.count
-            while exactly.count <= length { exactly.append(TokenBitset(capacity: tokens.count)) }
-            exactly[length].insert(id)
+            while atLeast.count <= length + 1 { atLeast.append(TokenBitset(capacity: tokens.count)) }
+            atLeast[length].insert(id)
         }
-        var atLeast = exactly
-        for length in stride(from: exactly.count - 2, through: 1, by: -1) {
+        for length in stride(from: atLeast.count - 2, through: 1, by: -1) {
             atLeast[length].formUnion(atLeast[length + 1])
         }
-        plainTextTokensOfLength = exactly
         plainTextTokensOfLengthAtLeast = atLeast
     }
 
