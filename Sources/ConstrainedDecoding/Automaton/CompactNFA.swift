@@ -38,22 +38,23 @@ struct CompactNFA: Sendable {
     /// Appends the states of `other`, shifted, and returns the shift.
     mutating func append(_ other: CompactNFA) -> Int32 {
         let offset = Int32(stateCount)
-        let transitionOffset = Int32(transitions.count)
-        let epsilonOffset = Int32(epsilons.count)
-        transitions.reserveCapacity(transitions.count + other.transitions.count)
-        for var transition in other.transitions {
-            transition.target &+= offset
-            transitions.append(transition)
-        }
-        epsilons.reserveCapacity(epsilons.count + other.epsilons.count)
-        for target in other.epsilons { epsilons.append(target &+ offset) }
-        transitionStarts.reserveCapacity(transitionStarts.count + other.stateCount)
-        for start in other.transitionStarts.dropFirst() { transitionStarts.append(start &+ transitionOffset) }
-        epsilonStarts.reserveCapacity(epsilonStarts.count + other.stateCount)
-        for start in other.epsilonStarts.dropFirst() { epsilonStarts.append(start &+ epsilonOffset) }
+        Self.append(other.transitions, to: &transitions) { $0.target &+= offset }
+        Self.append(other.epsilons, to: &epsilons) { $0 &+= offset }
+        let transitionOffset = transitionStarts.removeLast()
+        Self.append(other.transitionStarts, to: &transitionStarts) { $0 &+= transitionOffset }
+        let epsilonOffset = epsilonStarts.removeLast()
+        Self.append(other.epsilonStarts, to: &epsilonStarts) { $0 &+= epsilonOffset }
         callDefinitions += other.callDefinitions
-        callContinuations.reserveCapacity(callContinuations.count + other.stateCount)
-        for continuation in other.callContinuations { callContinuations.append(continuation &+ offset) }
+        Self.append(other.callContinuations, to: &callContinuations) { $0 &+= offset }
         return offset
+    }
+
+    /// Appends `elements` to `array` in one copy, then shifts the new elements in place.
+    private static func append<Element>(_ elements: [Element], to array: inout [Element], shift: (inout Element) -> Void) {
+        let base = array.count
+        array += elements
+        array.withUnsafeMutableBufferPointer { buffer in
+            for index in base..<buffer.count { shift(&buffer[index]) }
+        }
     }
 }

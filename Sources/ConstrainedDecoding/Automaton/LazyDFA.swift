@@ -1,3 +1,5 @@
+import Foundation
+
 /// The deterministic automaton of a grammar, built state by state as bytes are tried.
 ///
 /// A DFA state is a sorted set of NFA states; its 256 transitions are computed together the first
@@ -30,8 +32,8 @@ struct LazyDFA: ~Copyable {
     private var closedStates: [Int32] = []
     /// 256 entries per state: the next state, ``dead``, or ``unknown`` until computed. Manually
     /// managed so that mask walks read it through a plain pointer; it moves when it grows.
-    private(set) var rowBase: UnsafeMutablePointer<Int32> = .allocate(capacity: 256 * 64)
-    private var rowCapacity = 64
+    private(set) var rowBase: UnsafeMutablePointer<Int32>
+    private var rowCapacity = 256
     private(set) var accepting: [Bool] = []
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets: [Int32] = []
@@ -45,6 +47,8 @@ struct LazyDFA: ~Copyable {
     private var core: [Int32] = []
     private var targets: [Int32] = []
     private var rowTransitions: [ByteNFA.Transition] = []
+    private var previousTargets: [Int32] = []
+    private var activeTransitions: [ByteNFA.Transition] = []
 
     /// The state before any byte.
     private(set) var start: Int32 = 0
@@ -54,6 +58,7 @@ struct LazyDFA: ~Copyable {
     init(templates: [GrammarTemplate], maximumCallDepth: Int) {
         self.templates = templates
         self.maximumCallDepth = maximumCallDepth
+        rowBase = Self.resizedRows(nil, states: rowCapacity)
         let root = templates[0]
         let offset = appendCopy(of: root, depth: 0)
         acceptState = root.end + offset
@@ -74,7 +79,18 @@ struct LazyDFA: ~Copyable {
     }
 
     deinit {
-        rowBase.deallocate()
+        free(rowBase)
+    }
+
+    /// Rows for `states` states, keeping those of `rows`: `realloc`, which moves large blocks
+    /// by remapping pages rather than copying them.
+    private static func resizedRows(_ rows: UnsafeMutablePointer<Int32>?, states: Int) -> UnsafeMutablePointer<Int32> {
+        let bytes = states * 256 * MemoryLayout<Int32>.stride
+        guard let raw = realloc(rows, bytes) else {
+            // Out of memory: nothing sensible remains to do.
+            preconditionFailure("cannot allocate \(bytes) bytes for automaton rows")
+        }
+        return raw.bindMemory(to: Int32.self, capacity: states * 256)
     }
 
     func isAccepting(_ state: Int32) -> Bool {
@@ -111,11 +127,8 @@ struct LazyDFA: ~Copyable {
 
     private mutating func addState(accepting isAccepting: Bool) {
         if sets.count > rowCapacity {
-            let grown = UnsafeMutablePointer<Int32>.allocate(capacity: rowCapacity * 2 * 256)
-            grown.initialize(from: rowBase, count: rowCapacity * 256)
-            rowBase.deallocate()
-            rowBase = grown
             rowCapacity *= 2
+            rowBase = Self.resizedRows(rowBase, states: rowCapacity)
         }
         (rowBase + (sets.count - 1) * 256).initialize(repeating: Self.unknown, count: 256)
         accepting.append(isAccepting)
@@ -176,7 +189,8 @@ struct LazyDFA: ~Copyable {
 
     /// Computes the transitions of `state`; ``rowBase`` may move.
     mutating func computeRow(_ state: Int32) {
-        // The transitions of the state's NFA states, copied since building targets adds states.
+        // The transitions of the state's NFA states, copied since building targets adds states,
+        // in order of their first byte.
         rowTransitions.removeAll(keepingCapacity: true)
         for element in Int(sets.starts[Int(state)])..<Int(sets.starts[Int(state) + 1]) {
             let index = Int(sets.pool[element])
@@ -184,32 +198,58 @@ struct LazyDFA: ~Copyable {
                 rowTransitions.append(nfa.transitions[edge])
             }
         }
-        (rowBase + Int(state) * 256).update(repeating: Self.dead, count: 256)
-        guard !rowTransitions.isEmpty else { return }
-        withUnsafeTemporaryAllocation(of: Bool.self, capacity: 257) { cuts in
-            cuts.initialize(repeating: false)
-            cuts[0] = true
-            cuts[256] = true
-            for transition in rowTransitions {
-                cuts[Int(transition.low)] = true
-                cuts[Int(transition.high) + 1] = true
+        rowTransitions.withUnsafeMutableBufferPointer { Self.sortByLow($0) }
+        // A sweep over the bytes: each interval where the same transitions apply gets one target.
+        // Neighbouring intervals often lead to the same NFA states (the bytes around a quote
+        // inside a string); their closure is then looked up once.
+        var active: [ByteNFA.Transition] = []
+        var previous: [Int32] = []
+        swap(&active, &activeTransitions)
+        swap(&previous, &previousTargets)
+        active.removeAll(keepingCapacity: true)
+        previous.removeAll(keepingCapacity: true)
+        var previousState = Self.dead
+        var pending = 0
+        var low = 0
+        while low < 256 {
+            active.removeAll { Int($0.high) < low }
+            while pending < rowTransitions.count && Int(rowTransitions[pending].low) == low {
+                active.append(rowTransitions[pending])
+                pending += 1
             }
-            var low = 0
-            while low < 256 {
-                var high = low + 1
-                while !cuts[high] { high += 1 }
-                let byte = UInt8(low)
+            var high = pending < rowTransitions.count ? Int(rowTransitions[pending].low) : 256
+            for transition in active { high = min(high, Int(transition.high) + 1) }
+            var next = Self.dead
+            if !active.isEmpty {
                 targets.removeAll(keepingCapacity: true)
-                for transition in rowTransitions where transition.low <= byte && byte <= transition.high {
-                    targets.append(transition.target)
+                for transition in active { targets.append(transition.target) }
+                targets.withUnsafeMutableBufferPointer { Self.sort($0) }
+                if targets == previous {
+                    next = previousState
+                } else {
+                    next = closeTargets()
+                    previous.removeAll(keepingCapacity: true)
+                    previous += targets
+                    previousState = next
                 }
-                if !targets.isEmpty {
-                    targets.withUnsafeMutableBufferPointer { Self.sort($0) }
-                    let next = closeTargets()
-                    (rowBase + Int(state) * 256 + low).update(repeating: next, count: high - low)
-                }
-                low = high
             }
+            (rowBase + Int(state) * 256 + low).update(repeating: next, count: high - low)
+            low = high
+        }
+        swap(&active, &activeTransitions)
+        swap(&previous, &previousTargets)
+    }
+
+    /// Sorts transitions by their first byte (insertion sort: a state has few).
+    private static func sortByLow(_ transitions: UnsafeMutableBufferPointer<ByteNFA.Transition>) {
+        for index in 1..<max(transitions.count, 1) {
+            let transition = transitions[index]
+            var position = index
+            while position > 0 && transitions[position - 1].low > transition.low {
+                transitions[position] = transitions[position - 1]
+                position -= 1
+            }
+            transitions[position] = transition
         }
     }
 

@@ -10,11 +10,9 @@ public final class GrammarMatcher {
     private var state: Int32
     /// The state before each token or byte run that was accepted, for ``rollback(_:)``.
     private var history: [Int32] = []
-    /// Per state id: where its mask is in ``maskPool`` (in masks), or -1 until computed.
-    private var maskSlots: [Int32] = []
-    /// The cached masks, end to end.
-    private var maskPool: [UInt64] = []
-    private var cachedMaskCount = 0
+    private var masks = MaskCache(byteLimit: GrammarMatcher.maskCacheBytes)
+    /// The ids a mask walk added, up to ``MaskCache/listLimit``.
+    private let walkIDs = UnsafeMutablePointer<Int32>.allocate(capacity: MaskCache.listLimit)
     private var terminated = false
     /// The walk's states, by trie depth.
     private var walkStates: [Int32] = []
@@ -28,6 +26,10 @@ public final class GrammarMatcher {
         self.vocabulary = vocabulary
         state = dfa.start
         walkStates = Array(repeating: 0, count: (vocabulary?.trie.maximumDepth ?? 0) + 1)
+    }
+
+    deinit {
+        walkIDs.deallocate()
     }
 
     /// Whether the text so far is a complete document.
@@ -141,65 +143,54 @@ public final class GrammarMatcher {
             mask.removeAll()
             return
         }
-        let index = Int(state)
-        let wordCount = mask.words.count
-        if index < maskSlots.count, maskSlots[index] >= 0 {
-            let start = Int(maskSlots[index]) * wordCount
-            mask.withWords { words in
-                maskPool.withUnsafeBufferPointer { pool in
-                    guard let to = words.baseAddress, let from = pool.baseAddress else { return }
-                    to.update(from: from + start, count: wordCount)
-                }
-            }
-            return
-        }
-        if !setPlainTextTokens(&mask, vocabulary: vocabulary) {
-            mask.removeAll()
-            fill(&mask, trie: vocabulary.trie)
+        if masks.restore(state, into: &mask, vocabulary: vocabulary) { return }
+        let plainLength: Int32
+        var count: Int
+        if let length = plainTextLength(vocabulary: vocabulary) {
+            // Plain-text tokens are settled by their length; only the others are walked.
+            vocabulary.setPlainTextTokens(upTo: length, in: &mask)
+            plainLength = Int32(length)
+            count = fill(&mask, trie: vocabulary.otherTokensTrie)
         } else {
-            // Plain-text tokens were settled by their length; only the others are walked.
-            fill(&mask, trie: vocabulary.otherTokensTrie)
+            mask.removeAll()
+            plainLength = MaskCache.noPlainText
+            count = fill(&mask, trie: vocabulary.trie)
         }
-        if dfa.isAccepting(state) { mask.insert(vocabulary.endOfText) }
-        if (cachedMaskCount + 1) * wordCount * 8 > Self.maskCacheBytes {
-            maskPool.removeAll(keepingCapacity: true)
-            maskSlots.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
-            cachedMaskCount = 0
+        if dfa.isAccepting(state) {
+            mask.insert(vocabulary.endOfText)
+            if count < MaskCache.listLimit { walkIDs[count] = vocabulary.endOfText }
+            count += 1
         }
-        if index >= maskSlots.count { maskSlots += repeatElement(-1, count: index + 1 - maskSlots.count) }
-        maskSlots[index] = Int32(cachedMaskCount)
-        maskPool += mask.words
-        cachedMaskCount += 1
+        let list = count <= MaskCache.listLimit ? UnsafeBufferPointer(start: walkIDs, count: count) : nil
+        masks.store(state, plainLength: plainLength, list: list, mask: mask)
     }
 
-    /// In a state where plain-text characters are only counted, sets `mask` to the plain-text
-    /// tokens whose length the chain of states allows, and returns `true`; `false` when
-    /// characters matter here (as in a pattern), leaving `mask` to the caller.
-    private func setPlainTextTokens(_ mask: inout TokenBitset, vocabulary: Vocabulary) -> Bool {
-        let byLength = vocabulary.plainTextTokensOfLengthAtLeast
-        // The longest run of characters the chain of states allows (all when it loops). Every
-        // state along it must count characters alike.
-        let longest = byLength.count - 1
+    /// In a state where plain-text characters are only counted, the number of them the chain of
+    /// states allows (the longest plain-text token's when it loops); `nil` when characters
+    /// matter here (as in a pattern). Every state along the chain must count characters alike.
+    private func plainTextLength(vocabulary: Vocabulary) -> Int? {
+        let longest = vocabulary.longestPlainText
         var allowed = 0
         var current = state
         while allowed < longest {
-            guard let next = dfa.plainTextTarget(current) else { return false }
+            guard let next = dfa.plainTextTarget(current) else { return nil }
             if next < 0 { break }
             allowed += 1
-            if next == current {
-                allowed = longest
-                break
-            }
+            if next == current { return longest }
             current = next
         }
-        mask.assign(byLength[min(allowed, 1)], subtracting: byLength[min(allowed + 1, longest)])
-        return true
+        return allowed
     }
 
-    /// Adds the tokens of `trie` that may come next: a walk of the trie from the current state
-    /// that skips every subtree whose path is refused.
-    private func fill(_ mask: inout TokenBitset, trie: TokenTrie) {
+    /// Adds the tokens of `trie` that may come next: a walk of the trie from the current state,
+    /// from each allowed first byte, that skips every subtree whose path is refused. Returns how
+    /// many tokens it added, recording the first ``MaskCache/listLimit`` in ``walkIDs``.
+    private func fill(_ mask: inout TokenBitset, trie: TokenTrie) -> Int {
         let start = state
+        _ = dfa.next(start, 0)  // the row of the start, read for every first byte below
+        let walkIDs = self.walkIDs
+        let listLimit = MaskCache.listLimit
+        var added = 0
         walkStates.withUnsafeMutableBufferPointer { states in
             states[0] = start
             mask.withWords { words in
@@ -209,30 +200,36 @@ public final class GrammarMatcher {
                             trie.tokenStarts.withUnsafeBufferPointer { starts in
                                 trie.tokenIDs.withUnsafeBufferPointer { ids in
                                     var rows = self.dfa.rowBase
-                                    var node = 0
-                                    let count = bytes.count
-                                    while node < count {
-                                        let parent = states[Int(depths[node]) - 1]
-                                        let slot = Int(parent) &* 256 &+ Int(bytes[node])
-                                        var next = rows[slot]
-                                        if next == LazyDFA.unknown {
-                                            self.dfa.computeRow(parent)
-                                            rows = self.dfa.rowBase
-                                            next = rows[slot]
+                                    for first in 0..<256 {
+                                        let root = Int(trie.rootNodes[first])
+                                        guard root >= 0, rows[Int(start) &* 256 &+ first] >= 0 else { continue }
+                                        var node = root
+                                        let end = Int(ends[root])
+                                        while node < end {
+                                            let parent = states[Int(depths[node]) - 1]
+                                            let slot = Int(parent) &* 256 &+ Int(bytes[node])
+                                            var next = rows[slot]
+                                            if next == LazyDFA.unknown {
+                                                self.dfa.computeRow(parent)
+                                                rows = self.dfa.rowBase
+                                                next = rows[slot]
+                                            }
+                                            if next < 0 {
+                                                node = Int(ends[node])
+                                                continue
+                                            }
+                                            states[Int(depths[node])] = next
+                                            var token = Int(starts[node])
+                                            let last = Int(starts[node + 1])
+                                            while token < last {
+                                                let id = ids[token]
+                                                words[Int(id) >> 6] |= 1 << UInt64(id & 63)
+                                                if added < listLimit { walkIDs[added] = id }
+                                                added += 1
+                                                token += 1
+                                            }
+                                            node += 1
                                         }
-                                        if next < 0 {
-                                            node = Int(ends[node])
-                                            continue
-                                        }
-                                        states[Int(depths[node])] = next
-                                        var token = Int(starts[node])
-                                        let last = Int(starts[node + 1])
-                                        while token < last {
-                                            let id = Int(ids[token])
-                                            words[id >> 6] |= 1 << UInt64(id & 63)
-                                            token += 1
-                                        }
-                                        node += 1
                                     }
                                 }
                             }
@@ -241,5 +238,6 @@ public final class GrammarMatcher {
                 }
             }
         }
+        return added
     }
 }

@@ -8,6 +8,8 @@ struct TokenTrie: Sendable {
     let tokenStarts: [Int32]
     let tokenIDs: [Int32]
     let maximumDepth: Int
+    /// For each byte, the node at depth 1 that reads it, or -1.
+    let rootNodes: [Int32]
 
     /// A trie of the tokens whose ids pass `include`.
     init(tokens: [[UInt8]], include: (Int) -> Bool) {
@@ -48,6 +50,9 @@ struct TokenTrie: Sendable {
         self.tokenStarts = tokenStarts
         self.tokenIDs = tokenIDs
         self.maximumDepth = maximumDepth
+        var rootNodes = [Int32](repeating: -1, count: 256)
+        for (node, depth) in depths.enumerated() where depth == 1 { rootNodes[Int(bytes[node])] = Int32(node) }
+        self.rootNodes = rootNodes
     }
 
     var nodeCount: Int { bytes.count }

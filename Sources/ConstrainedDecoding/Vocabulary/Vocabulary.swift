@@ -42,6 +42,17 @@ public struct Vocabulary: Sendable {
         plainTextTokensOfLengthAtLeast = atLeast
     }
 
+    /// Sets `mask` to the plain-text tokens of 1 to `length` characters (all of them when
+    /// `length` reaches the longest).
+    func setPlainTextTokens(upTo length: Int, in mask: inout TokenBitset) {
+        let longest = plainTextTokensOfLengthAtLeast.count - 1
+        mask.assign(plainTextTokensOfLengthAtLeast[min(length, 1)], subtracting: plainTextTokensOfLengthAtLeast[min(length + 1, longest)])
+    }
+
+    /// The length in characters of the longest plain-text token: a chain of states that allows
+    /// this many characters allows every plain-text token.
+    var longestPlainText: Int { max(plainTextTokensOfLengthAtLeast.count - 2, 0) }
+
     /// Whether `bytes` are whole UTF-8 characters, none a control character, `"` or `\`.
     static func isPlainText(_ bytes: [UInt8]) -> Bool {
         guard !bytes.isEmpty, let text = String(validating: bytes, as: UTF8.self) else { return false }

@@ -1,0 +1,79 @@
+/// The token masks a matcher has computed, by automaton state, kept small: a state's mask is the
+/// plain-text tokens up to some length (when its characters are only counted) plus a short list
+/// of other allowed tokens, or the whole bitset when the list would be long.
+struct MaskCache {
+    /// A plain-text length meaning that plain text was not settled by length.
+    static let noPlainText: Int32 = -1
+    /// The longest list of token ids kept; masks with more are kept whole.
+    static let listLimit = 512
+
+    private struct Entry {
+        var plainLength: Int32
+        var listStart: Int32
+        var listCount: Int32
+        /// Index of the whole bitset in ``bitsets`` (in masks), or -1.
+        var bitset: Int32
+    }
+
+    private var entries: [Entry?] = []
+    private var lists: [Int32] = []
+    private var bitsets: [UInt64] = []
+    private var bitsetCount = 0
+    private let byteLimit: Int
+
+    init(byteLimit: Int) {
+        self.byteLimit = byteLimit
+    }
+
+    /// Sets `mask` to the cached mask of `state`; `false` when there is none.
+    func restore(_ state: Int32, into mask: inout TokenBitset, vocabulary: Vocabulary) -> Bool {
+        let index = Int(state)
+        guard index < entries.count, let entry = entries[index] else { return false }
+        if entry.bitset >= 0 {
+            let wordCount = mask.words.count
+            mask.withWords { words in
+                bitsets.withUnsafeBufferPointer { pool in
+                    guard let to = words.baseAddress, let from = pool.baseAddress else { return }
+                    to.update(from: from + Int(entry.bitset) * wordCount, count: wordCount)
+                }
+            }
+            return true
+        }
+        if entry.plainLength == Self.noPlainText {
+            mask.removeAll()
+        } else {
+            vocabulary.setPlainTextTokens(upTo: Int(entry.plainLength), in: &mask)
+        }
+        mask.withWords { words in
+            lists.withUnsafeBufferPointer { ids in
+                for position in Int(entry.listStart)..<Int(entry.listStart + entry.listCount) {
+                    let id = Int(ids[position])
+                    words[id >> 6] |= 1 << UInt64(id & 63)
+                }
+            }
+        }
+        return true
+    }
+
+    /// Keeps the mask of `state`: `plainLength` and the other ids `list`, or when `list` is `nil`
+    /// the whole of `mask`.
+    mutating func store(_ state: Int32, plainLength: Int32, list: UnsafeBufferPointer<Int32>?, mask: TokenBitset) {
+        let added = list.map { $0.count * 4 } ?? mask.words.count * 8
+        if lists.count * 4 + bitsets.count * 8 + added > byteLimit {
+            entries.removeAll(keepingCapacity: true)
+            lists.removeAll(keepingCapacity: true)
+            bitsets.removeAll(keepingCapacity: true)
+            bitsetCount = 0
+        }
+        let index = Int(state)
+        if index >= entries.count { entries += repeatElement(nil, count: index + 1 - entries.count) }
+        if let list {
+            entries[index] = Entry(plainLength: plainLength, listStart: Int32(lists.count), listCount: Int32(list.count), bitset: -1)
+            lists += list
+        } else {
+            entries[index] = Entry(plainLength: Self.noPlainText, listStart: 0, listCount: 0, bitset: Int32(bitsetCount))
+            bitsets += mask.words
+            bitsetCount += 1
+        }
+    }
+}
