@@ -7,6 +7,9 @@ public final class GrammarMatcher {
     var dfa: LazyDFA
     /// The vocabulary tokens are read from, if any.
     public let vocabulary: Vocabulary?
+    /// The vocabulary's tables, read without copying the vocabulary.
+    private let index: VocabularyIndex?
+    private let endOfText: Int32
     private var state: Int32
     /// The state before each token or byte run that was accepted, for ``rollback(_:)``.
     private var history: [Int32] = []
@@ -24,8 +27,10 @@ public final class GrammarMatcher {
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary? = nil) {
         dfa = LazyDFA(templates: grammar.templates, maximumCallDepth: grammar.options.maximumReferenceDepth)
         self.vocabulary = vocabulary
+        index = vocabulary?.index
+        endOfText = vocabulary?.endOfText ?? -1
         state = dfa.start
-        walkStates = Array(repeating: 0, count: (vocabulary?.trie.maximumDepth ?? 0) + 1)
+        walkStates = Array(repeating: 0, count: (vocabulary?.index.trie.maximumDepth ?? 0) + 1)
     }
 
     deinit {
@@ -138,27 +143,27 @@ public final class GrammarMatcher {
 
     /// Sets `mask` to the tokens that may come next.
     public func allowedTokens(into mask: inout TokenBitset) {
-        guard let vocabulary else { return }
+        guard let index else { return }
         guard !terminated, state >= 0 else {
             mask.removeAll()
             return
         }
-        if masks.restore(state, into: &mask, vocabulary: vocabulary) { return }
+        if masks.restore(state, into: &mask, index: index) { return }
         let plainLength: Int32
         var count: Int
-        if let length = plainTextLength(vocabulary: vocabulary) {
+        if let length = plainTextLength(index: index) {
             // Plain-text tokens are settled by their length; only the others are walked.
-            vocabulary.setPlainTextTokens(upTo: length, in: &mask)
+            index.setPlainTextTokens(upTo: length, in: &mask)
             plainLength = Int32(length)
-            count = fill(&mask, trie: vocabulary.otherTokensTrie)
+            count = fill(&mask, trie: index.otherTokensTrie)
         } else {
             mask.removeAll()
             plainLength = MaskCache.noPlainText
-            count = fill(&mask, trie: vocabulary.trie)
+            count = fill(&mask, trie: index.trie)
         }
         if dfa.isAccepting(state) {
-            mask.insert(vocabulary.endOfText)
-            if count < MaskCache.listLimit { walkIDs[count] = vocabulary.endOfText }
+            mask.insert(endOfText)
+            if count < MaskCache.listLimit { walkIDs[count] = endOfText }
             count += 1
         }
         let list = count <= MaskCache.listLimit ? UnsafeBufferPointer(start: walkIDs, count: count) : nil
@@ -168,8 +173,8 @@ public final class GrammarMatcher {
     /// In a state where plain-text characters are only counted, the number of them the chain of
     /// states allows (the longest plain-text token's when it loops); `nil` when characters
     /// matter here (as in a pattern). Every state along the chain must count characters alike.
-    private func plainTextLength(vocabulary: Vocabulary) -> Int? {
-        let longest = vocabulary.longestPlainText
+    private func plainTextLength(index: VocabularyIndex) -> Int? {
+        let longest = index.longestPlainText
         var allowed = 0
         var current = state
         while allowed < longest {

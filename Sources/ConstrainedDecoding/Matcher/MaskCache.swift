@@ -5,7 +5,7 @@ struct MaskCache {
     /// A plain-text length meaning that plain text was not settled by length.
     static let noPlainText: Int32 = -1
     /// The longest list of token ids kept; masks with more are kept whole.
-    static let listLimit = 512
+    static let listLimit = 64
 
     private struct Entry {
         var plainLength: Int32
@@ -26,9 +26,9 @@ struct MaskCache {
     }
 
     /// Sets `mask` to the cached mask of `state`; `false` when there is none.
-    func restore(_ state: Int32, into mask: inout TokenBitset, vocabulary: Vocabulary) -> Bool {
-        let index = Int(state)
-        guard index < entries.count, let entry = entries[index] else { return false }
+    func restore(_ state: Int32, into mask: inout TokenBitset, index: VocabularyIndex) -> Bool {
+        let slot = Int(state)
+        guard slot < entries.count, let entry = entries[slot] else { return false }
         if entry.bitset >= 0 {
             let wordCount = mask.words.count
             mask.withWords { words in
@@ -42,7 +42,7 @@ struct MaskCache {
         if entry.plainLength == Self.noPlainText {
             mask.removeAll()
         } else {
-            vocabulary.setPlainTextTokens(upTo: Int(entry.plainLength), in: &mask)
+            index.setPlainTextTokens(upTo: Int(entry.plainLength), in: &mask)
         }
         mask.withWords { words in
             lists.withUnsafeBufferPointer { ids in

@@ -1,0 +1,47 @@
+/// The tables a vocabulary's masks are computed from: token tries and the plain-text tokens by
+/// length. A class, so that a matcher reads them without copying a vocabulary's many arrays.
+final class VocabularyIndex: Sendable {
+    let trie: TokenTrie
+    /// A trie of the tokens that are not plain text, walked in free-text states instead of the
+    /// whole vocabulary.
+    let otherTokensTrie: TokenTrie
+    /// Plain-text tokens (whole UTF-8 characters, none of which must be escaped in a JSON string)
+    /// of at least `n` characters, for `n` from 0 to one past the longest (which is empty).
+    let plainTextTokensOfLengthAtLeast: [TokenBitset]
+
+    init(tokens: [[UInt8]], excluded: Set<Int32>) {
+        trie = TokenTrie(tokens: tokens) { !excluded.contains(Int32($0)) }
+        var plain = TokenBitset(capacity: tokens.count)
+        for (id, token) in tokens.enumerated() where !excluded.contains(Int32(id)) && Self.isPlainText(token) {
+            plain.insert(Int32(id))
+        }
+        otherTokensTrie = TokenTrie(tokens: tokens) { !excluded.contains(Int32($0)) && !plain.contains(Int32($0)) }
+        var atLeast: [TokenBitset] = [plain]
+        for id in plain.ids {
+            let length = String(decoding: tokens[Int(id)], as: UTF8.self).unicodeScalars.count
+            while atLeast.count <= length + 1 { atLeast.append(TokenBitset(capacity: tokens.count)) }
+            atLeast[length].insert(id)
+        }
+        for length in stride(from: atLeast.count - 2, through: 1, by: -1) {
+            atLeast[length].formUnion(atLeast[length + 1])
+        }
+        plainTextTokensOfLengthAtLeast = atLeast
+    }
+
+    /// Sets `mask` to the plain-text tokens of 1 to `length` characters (all of them when
+    /// `length` reaches the longest).
+    func setPlainTextTokens(upTo length: Int, in mask: inout TokenBitset) {
+        let longest = plainTextTokensOfLengthAtLeast.count - 1
+        mask.assign(plainTextTokensOfLengthAtLeast[min(length, 1)], subtracting: plainTextTokensOfLengthAtLeast[min(length + 1, longest)])
+    }
+
+    /// The length in characters of the longest plain-text token: a chain of states that allows
+    /// this many characters allows every plain-text token.
+    var longestPlainText: Int { max(plainTextTokensOfLengthAtLeast.count - 2, 0) }
+
+    /// Whether `bytes` are whole UTF-8 characters, none a control character, `"` or `\`.
+    static func isPlainText(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty, let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }
+    }
+}
