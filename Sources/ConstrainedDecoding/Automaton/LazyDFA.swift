@@ -144,9 +144,9 @@ struct LazyDFA: ~Copyable {
             marks.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             stamp = 1
         }
-        stack.removeAll(keepingCapacity: true)
+        stack.empty()
         stack += targets
-        core.removeAll(keepingCapacity: true)
+        core.empty()
         while let state = stack.popLast() {
             let index = Int(state)
             if index >= marks.count { marks += repeatElement(0, count: nfa.stateCount - marks.count) }
@@ -191,7 +191,7 @@ struct LazyDFA: ~Copyable {
     mutating func computeRow(_ state: Int32) {
         // The transitions of the state's NFA states, copied since building targets adds states,
         // in order of their first byte.
-        rowTransitions.removeAll(keepingCapacity: true)
+        rowTransitions.empty()
         for element in Int(sets.starts[Int(state)])..<Int(sets.starts[Int(state) + 1]) {
             let index = Int(sets.pool[element])
             for edge in Int(nfa.transitionStarts[index])..<Int(nfa.transitionStarts[index + 1]) {
@@ -206,8 +206,8 @@ struct LazyDFA: ~Copyable {
         var previous: [Int32] = []
         swap(&active, &activeTransitions)
         swap(&previous, &previousTargets)
-        active.removeAll(keepingCapacity: true)
-        previous.removeAll(keepingCapacity: true)
+        active.empty()
+        previous.empty()
         var previousState = Self.dead
         var pending = 0
         var low = 0
@@ -221,14 +221,14 @@ struct LazyDFA: ~Copyable {
             for transition in active { high = min(high, Int(transition.high) + 1) }
             var next = Self.dead
             if !active.isEmpty {
-                targets.removeAll(keepingCapacity: true)
+                targets.empty()
                 for transition in active { targets.append(transition.target) }
                 targets.withUnsafeMutableBufferPointer { Self.sort($0) }
                 if targets == previous {
                     next = previousState
                 } else {
                     next = closeTargets()
-                    previous.removeAll(keepingCapacity: true)
+                    previous.empty()
                     previous += targets
                     previousState = next
                 }
@@ -342,5 +342,13 @@ struct LazyDFA: ~Copyable {
         }
         let common = commonTargets[slot]
         return common == Self.mixed ? nil : common
+    }
+}
+
+extension Array {
+    /// Removes every element and keeps the storage: for scratch arrays refilled in hot loops,
+    /// where `removeAll(keepingCapacity:)` goes through the general `replaceSubrange`.
+    fileprivate mutating func empty() {
+        if !isEmpty { removeLast(count) }
     }
 }
