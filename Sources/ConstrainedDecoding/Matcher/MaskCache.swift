@@ -18,7 +18,6 @@ struct MaskCache {
     private var entries: [Entry?] = []
     private var lists: [Int32] = []
     private var bitsets: [UInt64] = []
-    private var bitsetCount = 0
     private let byteLimit: Int
 
     init(byteLimit: Int) {
@@ -63,7 +62,6 @@ struct MaskCache {
             entries.removeAll(keepingCapacity: true)
             lists.removeAll(keepingCapacity: true)
             bitsets.removeAll(keepingCapacity: true)
-            bitsetCount = 0
         }
         let index = Int(state)
         if index >= entries.count { entries += repeatElement(nil, count: index + 1 - entries.count) }
@@ -71,9 +69,9 @@ struct MaskCache {
             entries[index] = Entry(plainLength: plainLength, listStart: Int32(lists.count), listCount: Int32(list.count), bitset: -1)
             lists += list
         } else {
-            entries[index] = Entry(plainLength: Self.noPlainText, listStart: 0, listCount: 0, bitset: Int32(bitsetCount))
+            let slot = bitsets.count / max(mask.words.count, 1)
+            entries[index] = Entry(plainLength: Self.noPlainText, listStart: 0, listCount: 0, bitset: Int32(slot))
             bitsets += mask.words
-            bitsetCount += 1
         }
     }
 }
