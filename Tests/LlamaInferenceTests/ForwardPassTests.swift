@@ -12,27 +12,51 @@ import Testing
         let greedy: [Int32]
     }
 
-    /// The largest difference allowed between a logit and the reference's (logits span about 40).
-    static let tolerance: Float = 0.02
+    /// The largest difference allowed between a logit and the reference's (logits span about 40)
+    /// when the prompt runs as a batch, in 32-bit floats throughout.
+    static let batchTolerance: Float = 0.02
+    /// The same for the single-token path, whose matrix products take the activations quantized
+    /// to 16 bits per block of 32 (llama.cpp's take 8): measured up to 0.018.
+    static let singleTokenTolerance: Float = 0.05
 
     static func references() throws -> [Reference] {
         try JSONDecoder().decode([Reference].self, from: Data(contentsOf: TestModel.fixtures.appendingPathComponent("smollm2-reference.json")))
     }
 
+    /// The prompts run as batches (the prefill path).
     @Test func logitsAgreeWithTheReference() throws {
         let model = try LlamaModel(file: try TestModel.require())
         for (index, reference) in try Self.references().enumerated() {
             let session = InferenceSession(model: model, contextLength: 128)
             try session.evaluate(reference.tokens)
-            let data = try Data(contentsOf: TestModel.fixtures.appendingPathComponent("smollm2-logits-\(index).bin"))
-            let expected = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            #expect(expected.count == session.logits.count)
-            var largest: Float = 0
-            for (position, value) in expected.enumerated() { largest = max(largest, abs(value - session.logits[position])) }
-            print("prompt \(index): max abs logit difference from the reference \(largest)")
-            #expect(largest < Self.tolerance, "prompt \(index): max abs difference \(largest)")
-            let top = session.logits.indices.sorted { session.logits[$0] > session.logits[$1] }.prefix(10)
-            #expect(Array(top) == reference.top10, "prompt \(index)")
+            try Self.expectAgreement(session.logits, index: index, reference: reference, tolerance: Self.batchTolerance)
+        }
+    }
+
+    /// The prompts run one token at a time (the decode path, with quantized activations).
+    @Test func tokenByTokenLogitsAgreeWithTheReference() throws {
+        let model = try LlamaModel(file: try TestModel.require())
+        for (index, reference) in try Self.references().enumerated() {
+            let session = InferenceSession(model: model, contextLength: 128)
+            for token in reference.tokens { try session.evaluate([token]) }
+            try Self.expectAgreement(session.logits, index: index, reference: reference, tolerance: Self.singleTokenTolerance)
+        }
+    }
+
+    static func expectAgreement(_ logits: UnsafeMutableBufferPointer<Float>, index: Int, reference: Reference, tolerance: Float) throws {
+        let data = try Data(contentsOf: TestModel.fixtures.appendingPathComponent("smollm2-logits-\(index).bin"))
+        let expected = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(expected.count == logits.count)
+        var largest: Float = 0
+        for (position, value) in expected.enumerated() { largest = max(largest, abs(value - logits[position])) }
+        print("prompt \(index): max abs logit difference from the reference \(largest)")
+        #expect(largest < tolerance, "prompt \(index): max abs difference \(largest)")
+        // The same top 10 in the same order, except that tokens whose reference logits lie within
+        // the tolerance of each other may swap (prompt 2's second and third differ by 0.003).
+        let top = Array(logits.indices.sorted { logits[$0] > logits[$1] }.prefix(10))
+        for (rank, token) in top.enumerated() {
+            let gap = abs(expected[token] - expected[reference.top10[rank]])
+            #expect(gap <= tolerance, "prompt \(index), rank \(rank): token \(token) where the reference has \(reference.top10[rank])")
         }
     }
 

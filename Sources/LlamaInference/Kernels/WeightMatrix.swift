@@ -29,13 +29,19 @@ struct WeightMatrix: @unchecked Sendable {
         }
     }
 
-    /// `output[row] = dot(row of the matrix, input)` with the input quantized to 16 bits per block
-    /// of 32 (finer than llama.cpp's 8): integer products that the compiler vectorizes.
+    /// `output[row] = dot(row of the matrix, input)` with the input quantized per block of 32:
+    /// integer products, in AVX2 byte instructions where the package is compiled for them, else in
+    /// loops that the compiler vectorizes.
     func multiply(_ input: QuantizedVector, into output: UnsafeMutablePointer<Float>, rows range: Range<Int>) {
         let blocks = columns / 32
         switch type {
         case .q4_0, .q4_1:
             let hasMinimum = type == .q4_1
+            #if GUIDED_AVX2 && arch(x86_64)
+            for row in range {
+                output[row] = AVX2BlockProducts.q4(base + row * rowBytes, blocks: blocks, hasMinimum: hasMinimum, input)
+            }
+            #else
             let blockBytes = type.blockBytes
             let quantOffset = hasMinimum ? 4 : 2
             for row in range {
@@ -61,7 +67,13 @@ struct WeightMatrix: @unchecked Sendable {
                 }
                 output[row] = total
             }
+            #endif
         case .q8_0:
+            #if GUIDED_AVX2 && arch(x86_64)
+            for row in range {
+                output[row] = AVX2BlockProducts.q8(base + row * rowBytes, blocks: blocks, input)
+            }
+            #else
             for row in range {
                 let pointer = base + row * rowBytes
                 var total: Float = 0
@@ -75,6 +87,7 @@ struct WeightMatrix: @unchecked Sendable {
                 }
                 output[row] = total
             }
+            #endif
         default:
             multiply(input.original, into: output, rows: range)
         }

@@ -23,6 +23,9 @@ final class WorkerPool: Sendable {
 
     /// How many times a worker checks for a new job before it sleeps.
     private static let spinLimit = 2_000_000
+    /// How many checks a spinning thread makes between offers of its core to another thread, so
+    /// that with more threads than cores (several models at once) the thread it waits for runs.
+    private static let yieldInterval = 256
 
     init(threadCount: Int) {
         self.threadCount = max(1, threadCount)
@@ -35,6 +38,7 @@ final class WorkerPool: Sendable {
                     var spins = 0
                     while state.generation.load(ordering: .acquiring) == seen {
                         spins += 1
+                        if spins % Self.yieldInterval == 0 { sched_yield() }
                         if spins > Self.spinLimit {
                             state.condition.lock()
                             while state.generation.load(ordering: .acquiring) == seen { state.condition.wait() }
@@ -74,7 +78,11 @@ final class WorkerPool: Sendable {
             state.condition.broadcast()
             state.condition.unlock()
             escapable(0)
-            while state.pending.load(ordering: .acquiring) > 0 {}
+            var spins = 0
+            while state.pending.load(ordering: .acquiring) > 0 {
+                spins += 1
+                if spins % Self.yieldInterval == 0 { sched_yield() }
+            }
             state.job = nil
         }
     }
