@@ -2,9 +2,9 @@ import Foundation
 
 /// The deterministic automaton of a grammar, built state by state as bytes are tried.
 ///
-/// A DFA state is a sorted set of NFA states; its 256 transitions are computed together the first
-/// time the state is left, by splitting the byte range into the intervals where its NFA
-/// transitions agree. Calls of definitions are expanded during ε-closure, one copy per call site
+/// A DFA state is a sorted set of NFA states; its transitions, one per byte class
+/// (``ByteClasses``), are computed together the first time the state is left, by splitting the
+/// byte range into the intervals where its NFA transitions agree. Calls of definitions are expanded during ε-closure, one copy per call site
 /// reached, up to a nesting limit. Building a state allocates nothing but the growth of flat
 /// tables, since a state's first visit is on the path of a token mask.
 struct LazyDFA: ~Copyable {
@@ -30,10 +30,15 @@ struct LazyDFA: ~Copyable {
     /// Sorted NFA target lists already closed, and the DFA state each closes into.
     private var closedTargets = SequenceTable()
     private var closedStates: [Int32] = []
-    /// 256 entries per state: the next state, ``dead``, or ``unknown`` until computed. Manually
-    /// managed so that mask walks read it through a plain pointer; it moves when it grows.
+    /// ``width`` entries per state, one per byte class: the next state, ``dead``, or ``unknown``
+    /// until computed. Manually managed so that mask walks read it through a plain pointer; it
+    /// moves when it grows.
     private(set) var rowBase: UnsafeMutablePointer<Int32>
     private var rowCapacity = 256
+    /// The entries of a row: the number of byte classes.
+    let width: Int
+    /// The class of each byte, read without bounds checks in mask walks.
+    let classOf: UnsafeMutablePointer<UInt8>
     private(set) var accepting: [Bool] = []
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets: [Int32] = []
@@ -55,10 +60,13 @@ struct LazyDFA: ~Copyable {
 
     /// - Parameters:
     ///   - templates: the root's template first, then one per definition.
-    init(templates: [GrammarTemplate], maximumCallDepth: Int) {
+    init(templates: [GrammarTemplate], classes: ByteClasses, maximumCallDepth: Int) {
         self.templates = templates
         self.maximumCallDepth = maximumCallDepth
-        rowBase = Self.resizedRows(nil, states: rowCapacity)
+        width = classes.count
+        classOf = .allocate(capacity: 256)
+        classOf.initialize(from: classes.classes, count: 256)
+        rowBase = Self.resizedRows(nil, count: rowCapacity * width)
         let root = templates[0]
         let offset = appendCopy(of: root, depth: 0)
         acceptState = root.end + offset
@@ -72,25 +80,27 @@ struct LazyDFA: ~Copyable {
     /// The state after `byte`, or ``dead``; `state` must not be dead.
     @inline(__always)
     mutating func next(_ state: Int32, _ byte: UInt8) -> Int32 {
-        let entry = rowBase[Int(state) &* 256 &+ Int(byte)]
+        let slot = Int(state) &* width &+ Int(classOf[Int(byte)])
+        let entry = rowBase[slot]
         if entry != Self.unknown { return entry }
         computeRow(state)
-        return rowBase[Int(state) &* 256 &+ Int(byte)]
+        return rowBase[slot]
     }
 
     deinit {
         free(rowBase)
+        classOf.deallocate()
     }
 
-    /// Rows for `states` states, keeping those of `rows`: `realloc`, which moves large blocks
+    /// Room for `count` row entries, keeping those of `rows`: `realloc`, which moves large blocks
     /// by remapping pages rather than copying them.
-    private static func resizedRows(_ rows: UnsafeMutablePointer<Int32>?, states: Int) -> UnsafeMutablePointer<Int32> {
-        let bytes = states * 256 * MemoryLayout<Int32>.stride
+    private static func resizedRows(_ rows: UnsafeMutablePointer<Int32>?, count: Int) -> UnsafeMutablePointer<Int32> {
+        let bytes = count * MemoryLayout<Int32>.stride
         guard let raw = realloc(rows, bytes) else {
             // Out of memory: nothing sensible remains to do.
             preconditionFailure("cannot allocate \(bytes) bytes for automaton rows")
         }
-        return raw.bindMemory(to: Int32.self, capacity: states * 256)
+        return raw.bindMemory(to: Int32.self, capacity: count)
     }
 
     func isAccepting(_ state: Int32) -> Bool {
@@ -128,9 +138,9 @@ struct LazyDFA: ~Copyable {
     private mutating func addState(accepting isAccepting: Bool) {
         if sets.count > rowCapacity {
             rowCapacity *= 2
-            rowBase = Self.resizedRows(rowBase, states: rowCapacity)
+            rowBase = Self.resizedRows(rowBase, count: rowCapacity * width)
         }
-        (rowBase + (sets.count - 1) * 256).initialize(repeating: Self.unknown, count: 256)
+        (rowBase + (sets.count - 1) * width).initialize(repeating: Self.unknown, count: width)
         accepting.append(isAccepting)
         plainTargets.append(Self.unknown)
         commonTargets += repeatElement(Self.unknown, count: Self.continuationRanges.count)
@@ -233,7 +243,9 @@ struct LazyDFA: ~Copyable {
                     previousState = next
                 }
             }
-            (rowBase + Int(state) * 256 + low).update(repeating: next, count: high - low)
+            // Interval bounds are class bounds: the interval covers whole classes.
+            let firstClass = Int(classOf[low])
+            (rowBase + Int(state) * width + firstClass).update(repeating: next, count: Int(classOf[high - 1]) - firstClass + 1)
             low = high
         }
         swap(&active, &activeTransitions)

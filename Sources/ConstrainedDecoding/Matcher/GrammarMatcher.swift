@@ -25,7 +25,7 @@ public final class GrammarMatcher {
     public static let maskCacheBytes = 32 << 20
 
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary? = nil) {
-        dfa = LazyDFA(templates: grammar.templates, maximumCallDepth: grammar.options.maximumReferenceDepth)
+        dfa = LazyDFA(templates: grammar.templates, classes: grammar.classes, maximumCallDepth: grammar.options.maximumReferenceDepth)
         self.vocabulary = vocabulary
         index = vocabulary?.index
         endOfText = vocabulary?.endOfText ?? -1
@@ -195,6 +195,8 @@ public final class GrammarMatcher {
         _ = dfa.next(start, 0)  // the row of the start, read for every first byte below
         let walkIDs = self.walkIDs
         let listLimit = MaskCache.listLimit
+        let width = dfa.width
+        let classOf = dfa.classOf
         var added = 0
         walkStates.withUnsafeMutableBufferPointer { states in
             states[0] = start
@@ -207,12 +209,12 @@ public final class GrammarMatcher {
                                     var rows = self.dfa.rowBase
                                     for first in 0..<256 {
                                         let root = Int(trie.rootNodes[first])
-                                        guard root >= 0, rows[Int(start) &* 256 &+ first] >= 0 else { continue }
+                                        guard root >= 0, rows[Int(start) &* width &+ Int(classOf[first])] >= 0 else { continue }
                                         var node = root
                                         let end = Int(ends[root])
                                         while node < end {
                                             let parent = states[Int(depths[node]) - 1]
-                                            let slot = Int(parent) &* 256 &+ Int(bytes[node])
+                                            let slot = Int(parent) &* width &+ Int(classOf[Int(bytes[node])])
                                             var next = rows[slot]
                                             if next == LazyDFA.unknown {
                                                 self.dfa.computeRow(parent)

@@ -3,6 +3,8 @@
 /// Compile once and create a matcher per generation; a grammar is immutable and can be shared.
 public struct CompiledGrammar: Sendable {
     let templates: [GrammarTemplate]
+    /// The byte classes of the templates, shared by every matcher's automaton.
+    let classes: ByteClasses
     /// The options it was compiled with.
     public let options: CompileOptions
     /// With ``CompileOptions/isLenient``, the keywords that were ignored, as `keyword at pointer`.
@@ -16,10 +18,11 @@ public struct CompiledGrammar: Sendable {
         let document = try SchemaValueParser.parse(jsonSchema)
         var compiler = SchemaCompiler(document: document, options: options)
         templates = try compiler.compileAll()
+        classes = ByteClasses(templates: templates)
         self.options = options
         ignoredKeywords = compiler.ignored
         // A root that only leads into definitions that accept nothing accepts nothing.
-        guard LazyDFA(templates: templates, maximumCallDepth: options.maximumReferenceDepth).start >= 0 else {
+        guard LazyDFA(templates: templates, classes: classes, maximumCallDepth: options.maximumReferenceDepth).start >= 0 else {
             throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
         }
     }
