@@ -46,14 +46,14 @@ struct LazyDFA: ~Copyable {
     private var commonTargets: [Int32] = []
 
     // Scratch space, kept between calls so that building a state does not allocate.
-    private var marks: [UInt32] = []
+    private var marks = ScratchBuffer<UInt32>()
     private var stamp: UInt32 = 0
-    private var stack: [Int32] = []
-    private var core: [Int32] = []
-    private var targets: [Int32] = []
-    private var rowTransitions: [ByteNFA.Transition] = []
-    private var previousTargets: [Int32] = []
-    private var activeTransitions: [ByteNFA.Transition] = []
+    private var stack = ScratchBuffer<Int32>()
+    private var core = ScratchBuffer<Int32>()
+    private var targets = ScratchBuffer<Int32>()
+    private var rowTransitions = ScratchBuffer<ByteNFA.Transition>()
+    private var previousTargets = ScratchBuffer<Int32>()
+    private var activeTransitions = ScratchBuffer<ByteNFA.Transition>()
 
     /// The state before any byte.
     private(set) var start: Int32 = 0
@@ -70,7 +70,7 @@ struct LazyDFA: ~Copyable {
         let root = templates[0]
         let offset = appendCopy(of: root, depth: 0)
         acceptState = root.end + offset
-        targets = [root.start + offset]
+        targets.append(root.start + offset)
         start = closeTargets()
     }
 
@@ -120,14 +120,14 @@ struct LazyDFA: ~Copyable {
 
     /// The DFA state that the NFA states in ``targets`` (sorted) close into.
     private mutating func closeTargets() -> Int32 {
-        let (entry, isNew) = targets.withUnsafeBufferPointer { closedTargets.intern($0) }
+        let (entry, isNew) = closedTargets.intern(UnsafeBufferPointer(targets.elements))
         if !isNew { return closedStates[Int(entry)] }
         closure()
         let state: Int32
         if core.isEmpty {
             state = Self.dead
         } else {
-            let (id, isNewState) = core.withUnsafeBufferPointer { sets.intern($0) }
+            let (id, isNewState) = sets.intern(UnsafeBufferPointer(core.elements))
             if isNewState { addState(accepting: core.contains(acceptState)) }
             state = id
         }
@@ -151,15 +151,15 @@ struct LazyDFA: ~Copyable {
     private mutating func closure() {
         stamp &+= 1
         if stamp == 0 {
-            marks.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            marks.elements.update(repeating: 0)
             stamp = 1
         }
-        stack.empty()
-        stack += targets
-        core.empty()
+        stack.removeAll()
+        stack.append(contentsOf: UnsafeBufferPointer(targets.elements))
+        core.removeAll()
         while let state = stack.popLast() {
             let index = Int(state)
-            if index >= marks.count { marks += repeatElement(0, count: nfa.stateCount - marks.count) }
+            if index >= marks.count { marks.extend(to: nfa.stateCount, with: 0) }
             if marks[index] == stamp { continue }
             marks[index] = stamp
             if nfa.transitionStarts[index] != nfa.transitionStarts[index + 1] || state == acceptState {
@@ -175,7 +175,7 @@ struct LazyDFA: ~Copyable {
                 if entry >= 0 { stack.append(entry) }
             }
         }
-        core.withUnsafeMutableBufferPointer { Self.sort($0) }
+        Self.sort(core.elements)
     }
 
     /// The entry of the copy of a definition that the call at `state` leads to, or ``dead`` past
@@ -201,45 +201,41 @@ struct LazyDFA: ~Copyable {
     mutating func computeRow(_ state: Int32) {
         // The transitions of the state's NFA states, copied since building targets adds states,
         // in order of their first byte.
-        rowTransitions.empty()
+        rowTransitions.removeAll()
         for element in Int(sets.starts[Int(state)])..<Int(sets.starts[Int(state) + 1]) {
             let index = Int(sets.pool[element])
             for edge in Int(nfa.transitionStarts[index])..<Int(nfa.transitionStarts[index + 1]) {
                 rowTransitions.append(nfa.transitions[edge])
             }
         }
-        rowTransitions.withUnsafeMutableBufferPointer { Self.sortByLow($0) }
+        Self.sortByLow(rowTransitions.elements)
         // A sweep over the bytes: each interval where the same transitions apply gets one target.
         // Neighbouring intervals often lead to the same NFA states (the bytes around a quote
         // inside a string); their closure is then looked up once.
-        var active: [ByteNFA.Transition] = []
-        var previous: [Int32] = []
-        swap(&active, &activeTransitions)
-        swap(&previous, &previousTargets)
-        active.empty()
-        previous.empty()
+        activeTransitions.removeAll()
+        previousTargets.removeAll()
         var previousState = Self.dead
         var pending = 0
         var low = 0
         while low < 256 {
-            active.removeAll { Int($0.high) < low }
+            activeTransitions.retain { Int($0.high) >= low }
             while pending < rowTransitions.count && Int(rowTransitions[pending].low) == low {
-                active.append(rowTransitions[pending])
+                activeTransitions.append(rowTransitions[pending])
                 pending += 1
             }
             var high = pending < rowTransitions.count ? Int(rowTransitions[pending].low) : 256
-            for transition in active { high = min(high, Int(transition.high) + 1) }
+            for transition in activeTransitions.elements { high = min(high, Int(transition.high) + 1) }
             var next = Self.dead
-            if !active.isEmpty {
-                targets.empty()
-                for transition in active { targets.append(transition.target) }
-                targets.withUnsafeMutableBufferPointer { Self.sort($0) }
-                if targets == previous {
+            if !activeTransitions.isEmpty {
+                targets.removeAll()
+                for transition in activeTransitions.elements { targets.append(transition.target) }
+                Self.sort(targets.elements)
+                if targets.elementsEqual(previousTargets) {
                     next = previousState
                 } else {
                     next = closeTargets()
-                    previous.empty()
-                    previous += targets
+                    previousTargets.removeAll()
+                    previousTargets.append(contentsOf: UnsafeBufferPointer(targets.elements))
                     previousState = next
                 }
             }
@@ -248,8 +244,6 @@ struct LazyDFA: ~Copyable {
             (rowBase + Int(state) * width + firstClass).update(repeating: next, count: Int(classOf[high - 1]) - firstClass + 1)
             low = high
         }
-        swap(&active, &activeTransitions)
-        swap(&previous, &previousTargets)
     }
 
     /// Sorts transitions by their first byte (insertion sort: a state has few).
@@ -354,13 +348,5 @@ struct LazyDFA: ~Copyable {
         }
         let common = commonTargets[slot]
         return common == Self.mixed ? nil : common
-    }
-}
-
-extension Array {
-    /// Removes every element and keeps the storage: for scratch arrays refilled in hot loops,
-    /// where `removeAll(keepingCapacity:)` goes through the general `replaceSubrange`.
-    fileprivate mutating func empty() {
-        if !isEmpty { removeLast(count) }
     }
 }
