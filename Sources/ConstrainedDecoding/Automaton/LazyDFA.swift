@@ -18,18 +18,18 @@ struct LazyDFA: ~Copyable {
     private let maximumCallDepth: Int
     private var nfa = CompactNFA()
     /// Per NFA state: how deeply calls nest at its copy.
-    private var depths: [Int32] = []
+    private var depths = ScratchBuffer<Int32>()
     /// Per NFA state: where the end of a definition's copy continues (-1 elsewhere).
-    private var returns: [Int32] = []
+    private var returns = ScratchBuffer<Int32>()
     /// Per NFA state with a call: the entry of the copy it expanded into, ``dead`` when too deep.
-    private var expansions: [Int32] = []
+    private var expansions = ScratchBuffer<Int32>()
     private var acceptState: Int32 = 0
 
     /// The NFA states of each DFA state, by DFA state id.
     private var sets = SequenceTable()
     /// Sorted NFA target lists already closed, and the DFA state each closes into.
     private var closedTargets = SequenceTable()
-    private var closedStates: [Int32] = []
+    private var closedStates = ScratchBuffer<Int32>()
     /// ``width`` entries per state, one per byte class: the next state, ``dead``, or ``unknown``
     /// until computed. Manually managed so that mask walks read it through a plain pointer; it
     /// moves when it grows.
@@ -39,11 +39,11 @@ struct LazyDFA: ~Copyable {
     let width: Int
     /// The class of each byte, read without bounds checks in mask walks.
     let classOf: UnsafeMutablePointer<UInt8>
-    private(set) var accepting: [Bool] = []
+    private var accepting = ScratchBuffer<Bool>()
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
-    private var plainTargets: [Int32] = []
+    private var plainTargets = ScratchBuffer<Int32>()
     /// Per state and continuation range (five each): the common target, ``unknown`` or ``mixed``.
-    private var commonTargets: [Int32] = []
+    private var commonTargets = ScratchBuffer<Int32>()
 
     // Scratch space, kept between calls so that building a state does not allocate.
     private var marks = ScratchBuffer<UInt32>()
@@ -111,10 +111,9 @@ struct LazyDFA: ~Copyable {
 
     private mutating func appendCopy(of template: GrammarTemplate, depth: Int32) -> Int32 {
         let offset = nfa.append(template.nfa)
-        let added = nfa.stateCount - depths.count
-        depths += repeatElement(depth, count: added)
-        returns += repeatElement(-1, count: added)
-        expansions += repeatElement(Self.notExpanded, count: added)
+        depths.extend(to: nfa.stateCount, with: depth)
+        returns.extend(to: nfa.stateCount, with: -1)
+        expansions.extend(to: nfa.stateCount, with: Self.notExpanded)
         return offset
     }
 
@@ -143,7 +142,7 @@ struct LazyDFA: ~Copyable {
         (rowBase + (sets.count - 1) * width).initialize(repeating: Self.unknown, count: width)
         accepting.append(isAccepting)
         plainTargets.append(Self.unknown)
-        commonTargets += repeatElement(Self.unknown, count: Self.continuationRanges.count)
+        commonTargets.extend(to: commonTargets.count + Self.continuationRanges.count, with: Self.unknown)
     }
 
     /// Sets ``core`` to the states reachable from ``targets`` by ε-transitions and calls, keeping

@@ -1,12 +1,17 @@
 /// Sequences of integers stored end to end in one array, each numbered in the order it was
 /// added, and found again by content without allocating (open addressing on a hash).
-struct SequenceTable {
-    private(set) var pool: [Int32] = []
+struct SequenceTable: ~Copyable {
+    private(set) var pool = ScratchBuffer<Int32>()
     /// Sequence `i` is `pool[starts[i]..<starts[i + 1]]`.
-    private(set) var starts: [Int32] = [0]
-    private var hashes: [Int] = []
+    private(set) var starts = ScratchBuffer<Int32>()
+    private var hashes = ScratchBuffer<Int>()
     /// Sequence numbers, or -1 for an empty slot; the count is a power of two.
-    private var slots = [Int32](repeating: -1, count: 64)
+    private var slots = ScratchBuffer<Int32>()
+
+    init() {
+        starts.append(0)
+        slots.extend(to: 64, with: -1)
+    }
 
     var count: Int { hashes.count }
 
@@ -38,10 +43,12 @@ struct SequenceTable {
     }
 
     private mutating func grow() {
-        slots = [Int32](repeating: -1, count: slots.count * 2)
-        let mask = slots.count - 1
-        for (id, hash) in hashes.enumerated() {
-            var slot = hash & mask
+        let newCount = slots.count * 2
+        slots.extend(to: newCount, with: -1)
+        slots.elements.update(repeating: -1)
+        let mask = newCount - 1
+        for id in 0..<hashes.count {
+            var slot = hashes[id] & mask
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(id)
         }
