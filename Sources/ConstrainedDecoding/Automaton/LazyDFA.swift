@@ -4,9 +4,12 @@ import Foundation
 ///
 /// A DFA state is a sorted set of NFA states; its transitions, one per byte class
 /// (``ByteClasses``), are computed together the first time the state is left, by splitting the
-/// byte range into the intervals where its NFA transitions agree. Calls of definitions are expanded during ε-closure, one copy per call site
-/// reached, up to a nesting limit. Building a state allocates nothing but the growth of flat
-/// tables, since a state's first visit is on the path of a token mask.
+/// byte range into the intervals where its NFA transitions agree. Calls of definitions are
+/// expanded during ε-closure, one copy per call site reached, up to a nesting limit. A copy is an
+/// offset into the grammar's ``TemplatePool``: NFA state `g` of copy `c` is pool state
+/// `g - delta(c)`, and copies start at multiples of 64 so that a state's copy is found by its
+/// block. Building a state allocates nothing but the growth of flat tables, since a state's first
+/// visit is on the path of a token mask.
 struct LazyDFA: ~Copyable {
     /// No state: the byte is not allowed.
     static let dead: Int32 = -1
@@ -14,13 +17,27 @@ struct LazyDFA: ~Copyable {
     private static let mixed: Int32 = -3
     private static let notExpanded: Int32 = -2
 
-    private let templates: [GrammarTemplate]
+    private let pool: TemplatePool
+    // The pool's tables, read without reference counting.
+    private let transitionStarts: UnsafeMutablePointer<Int32>
+    private let transitions: UnsafeMutablePointer<ByteNFA.Transition>
+    private let epsilonStarts: UnsafeMutablePointer<Int32>
+    private let epsilons: UnsafeMutablePointer<Int32>
+    private let callDefinitions: UnsafeMutablePointer<Int32>
+    private let callContinuations: UnsafeMutablePointer<Int32>
     private let maximumCallDepth: Int
-    private var nfa = CompactNFA()
-    /// Per NFA state: how deeply calls nest at its copy.
-    private var depths = ScratchBuffer<Int32>()
-    /// Per NFA state: where the end of a definition's copy continues (-1 elsewhere).
-    private var returns = ScratchBuffer<Int32>()
+    /// The NFA state ids in use: every copy's states lie below.
+    private var nfaStateCount = 0
+    /// Per copy: what to add to a pool state to get the copy's state.
+    private var copyDeltas = ScratchBuffer<Int32>()
+    /// Per copy: how deeply calls nest in it.
+    private var copyDepths = ScratchBuffer<Int32>()
+    /// Per copy: the pool state of its template's end, and the state that end continues at (-1
+    /// for the root).
+    private var copyEnds = ScratchBuffer<Int32>()
+    private var copyReturns = ScratchBuffer<Int32>()
+    /// Per block of 64 NFA state ids: the copy they belong to.
+    private var blockCopies = ScratchBuffer<Int32>()
     /// Per NFA state with a call: the entry of the copy it expanded into, ``dead`` when too deep.
     private var expansions = ScratchBuffer<Int32>()
     private var acceptState: Int32 = 0
@@ -58,19 +75,22 @@ struct LazyDFA: ~Copyable {
     /// The state before any byte.
     private(set) var start: Int32 = 0
 
-    /// - Parameters:
-    ///   - templates: the root's template first, then one per definition.
-    init(templates: [GrammarTemplate], classes: ByteClasses, maximumCallDepth: Int) {
-        self.templates = templates
+    init(pool: TemplatePool, classes: ByteClasses, maximumCallDepth: Int) {
+        self.pool = pool
+        transitionStarts = pool.transitionStarts
+        transitions = pool.transitions
+        epsilonStarts = pool.epsilonStarts
+        epsilons = pool.epsilons
+        callDefinitions = pool.callDefinitions
+        callContinuations = pool.callContinuations
         self.maximumCallDepth = maximumCallDepth
         width = classes.count
         classOf = .allocate(capacity: 256)
         classOf.initialize(from: classes.classes, count: 256)
         rowBase = Self.resizedRows(nil, count: rowCapacity * width)
-        let root = templates[0]
-        let offset = appendCopy(of: root, depth: 0)
-        acceptState = root.end + offset
-        targets.append(root.start + offset)
+        let delta = addCopy(of: 0, depth: 0, returningTo: -1)
+        acceptState = pool.ends[0] + delta
+        targets.append(pool.starts[0] + delta)
         start = closeTargets()
     }
 
@@ -109,12 +129,19 @@ struct LazyDFA: ~Copyable {
 
     // MARK: Building states
 
-    private mutating func appendCopy(of template: GrammarTemplate, depth: Int32) -> Int32 {
-        let offset = nfa.append(template.nfa)
-        depths.extend(to: nfa.stateCount, with: depth)
-        returns.extend(to: nfa.stateCount, with: -1)
-        expansions.extend(to: nfa.stateCount, with: Self.notExpanded)
-        return offset
+    /// Makes a copy of template `template` at the next free block, and returns its delta.
+    private mutating func addCopy(of template: Int, depth: Int32, returningTo continuation: Int32) -> Int32 {
+        let base = (nfaStateCount + 63) & ~63
+        let delta = Int32(base) - pool.bases[template]
+        let copy = Int32(copyDeltas.count)
+        copyDeltas.append(delta)
+        copyDepths.append(depth)
+        copyEnds.append(pool.ends[template])
+        copyReturns.append(continuation)
+        nfaStateCount = base + Int(pool.sizes[template])
+        blockCopies.extend(to: (nfaStateCount + 63) >> 6, with: copy)
+        expansions.extend(to: nfaStateCount, with: Self.notExpanded)
+        return delta
     }
 
     /// The DFA state that the NFA states in ``targets`` (sorted) close into.
@@ -158,19 +185,24 @@ struct LazyDFA: ~Copyable {
         core.removeAll()
         while let state = stack.popLast() {
             let index = Int(state)
-            if index >= marks.count { marks.extend(to: nfa.stateCount, with: 0) }
+            if index >= marks.count { marks.extend(to: nfaStateCount, with: 0) }
             if marks[index] == stamp { continue }
             marks[index] = stamp
-            if nfa.transitionStarts[index] != nfa.transitionStarts[index + 1] || state == acceptState {
+            let copy = Int(blockCopies[index >> 6])
+            let delta = copyDeltas[copy]
+            let poolState = Int(state &- delta)
+            if transitionStarts[poolState] != transitionStarts[poolState + 1] || state == acceptState {
                 core.append(state)
             }
-            for edge in Int(nfa.epsilonStarts[index])..<Int(nfa.epsilonStarts[index + 1]) {
-                stack.append(nfa.epsilons[edge])
+            for edge in Int(epsilonStarts[poolState])..<Int(epsilonStarts[poolState + 1]) {
+                stack.append(epsilons[edge] &+ delta)
             }
-            let back = returns[index]
-            if back >= 0 { stack.append(back) }
-            if nfa.callDefinitions[index] != CompactNFA.noCall {
-                let entry = expand(at: state)
+            if poolState == Int(copyEnds[copy]) {
+                let back = copyReturns[copy]
+                if back >= 0 { stack.append(back) }
+            }
+            if callDefinitions[poolState] != CompactNFA.noCall {
+                let entry = expand(at: state, copy: copy, poolState: poolState)
                 if entry >= 0 { stack.append(entry) }
             }
         }
@@ -179,19 +211,18 @@ struct LazyDFA: ~Copyable {
 
     /// The entry of the copy of a definition that the call at `state` leads to, or ``dead`` past
     /// the nesting limit.
-    private mutating func expand(at state: Int32) -> Int32 {
+    private mutating func expand(at state: Int32, copy: Int, poolState: Int) -> Int32 {
         let index = Int(state)
         let known = expansions[index]
         if known != Self.notExpanded { return known }
-        let depth = depths[index] + 1
+        let depth = copyDepths[copy] + 1
         guard depth <= maximumCallDepth else {
             expansions[index] = Self.dead
             return Self.dead
         }
-        let template = templates[Int(nfa.callDefinitions[index])]
-        let offset = appendCopy(of: template, depth: depth)
-        returns[Int(template.end + offset)] = nfa.callContinuations[index]
-        let entry = template.start + offset
+        let template = Int(callDefinitions[poolState])
+        let continuation = callContinuations[poolState] &+ copyDeltas[copy]
+        let entry = pool.starts[template] &+ addCopy(of: template, depth: depth, returningTo: continuation)
         expansions[index] = entry
         return entry
     }
@@ -202,9 +233,13 @@ struct LazyDFA: ~Copyable {
         // in order of their first byte.
         rowTransitions.removeAll()
         for element in Int(sets.starts[Int(state)])..<Int(sets.starts[Int(state) + 1]) {
-            let index = Int(sets.pool[element])
-            for edge in Int(nfa.transitionStarts[index])..<Int(nfa.transitionStarts[index + 1]) {
-                rowTransitions.append(nfa.transitions[edge])
+            let nfaState = sets.pool[element]
+            let delta = copyDeltas[Int(blockCopies[Int(nfaState) >> 6])]
+            let poolState = Int(nfaState &- delta)
+            for edge in Int(transitionStarts[poolState])..<Int(transitionStarts[poolState + 1]) {
+                var transition = transitions[edge]
+                transition.target &+= delta
+                rowTransitions.append(transition)
             }
         }
         Self.sortByLow(rowTransitions.elements)

@@ -25,7 +25,7 @@ public final class GrammarMatcher {
     public static let maskCacheBytes = 32 << 20
 
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary? = nil) {
-        dfa = LazyDFA(templates: grammar.templates, classes: grammar.classes, maximumCallDepth: grammar.options.maximumReferenceDepth)
+        dfa = LazyDFA(pool: grammar.pool, classes: grammar.classes, maximumCallDepth: grammar.options.maximumReferenceDepth)
         self.vocabulary = vocabulary
         index = vocabulary?.index
         endOfText = vocabulary?.endOfText ?? -1

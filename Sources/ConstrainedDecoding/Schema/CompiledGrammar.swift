@@ -3,7 +3,8 @@
 /// Compile once and create a matcher per generation; a grammar is immutable and can be shared.
 public struct CompiledGrammar: Sendable {
     let templates: [GrammarTemplate]
-    /// The byte classes of the templates, shared by every matcher's automaton.
+    /// The templates in one flat NFA, and their byte classes, shared by every matcher's automaton.
+    let pool: TemplatePool
     let classes: ByteClasses
     /// The options it was compiled with.
     public let options: CompileOptions
@@ -18,11 +19,12 @@ public struct CompiledGrammar: Sendable {
         let document = try SchemaValueParser.parse(jsonSchema)
         var compiler = SchemaCompiler(document: document, options: options)
         templates = try compiler.compileAll()
+        pool = TemplatePool(templates: templates)
         classes = ByteClasses(templates: templates)
         self.options = options
         ignoredKeywords = compiler.ignored
         // A root that only leads into definitions that accept nothing accepts nothing.
-        guard LazyDFA(templates: templates, classes: classes, maximumCallDepth: options.maximumReferenceDepth).start >= 0 else {
+        guard LazyDFA(pool: pool, classes: classes, maximumCallDepth: options.maximumReferenceDepth).start >= 0 else {
             throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
         }
     }

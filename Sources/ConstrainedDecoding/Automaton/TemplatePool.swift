@@ -1,0 +1,64 @@
+/// Every template of a grammar in one flat NFA, built once per compiled grammar and shared by the
+/// automata of its matchers. A lazy automaton expands a call of a definition into a copy that is
+/// only an offset into this pool (``LazyDFA``), so an expansion copies no states.
+///
+/// Immutable after its initializer, and read through plain pointers in the automaton's inner
+/// loops.
+final class TemplatePool: @unchecked Sendable {
+    /// Per pool state `s`: its transitions are `transitions[transitionStarts[s]..<transitionStarts[s + 1]]`.
+    let transitionStarts: UnsafeMutablePointer<Int32>
+    let transitions: UnsafeMutablePointer<ByteNFA.Transition>
+    /// Per pool state `s`: its ε-targets are `epsilons[epsilonStarts[s]..<epsilonStarts[s + 1]]`.
+    let epsilonStarts: UnsafeMutablePointer<Int32>
+    let epsilons: UnsafeMutablePointer<Int32>
+    /// Per pool state: the template it calls, or ``CompactNFA/noCall``.
+    let callDefinitions: UnsafeMutablePointer<Int32>
+    /// Per pool state with a call: the pool state where the call continues.
+    let callContinuations: UnsafeMutablePointer<Int32>
+    /// Per template: its first pool state, its start and end states, and its number of states.
+    let bases: [Int32]
+    let starts: [Int32]
+    let ends: [Int32]
+    let sizes: [Int32]
+
+    /// - Parameter templates: the root's template first, then one per definition.
+    init(templates: [GrammarTemplate]) {
+        var nfa = CompactNFA()
+        var bases: [Int32] = []
+        var starts: [Int32] = []
+        var ends: [Int32] = []
+        var sizes: [Int32] = []
+        for template in templates {
+            let base = nfa.append(template.nfa)
+            bases.append(base)
+            starts.append(template.start + base)
+            ends.append(template.end + base)
+            sizes.append(Int32(template.nfa.stateCount))
+        }
+        self.bases = bases
+        self.starts = starts
+        self.ends = ends
+        self.sizes = sizes
+        transitionStarts = Self.copy(nfa.transitionStarts)
+        transitions = Self.copy(nfa.transitions)
+        epsilonStarts = Self.copy(nfa.epsilonStarts)
+        epsilons = Self.copy(nfa.epsilons)
+        callDefinitions = Self.copy(nfa.callDefinitions)
+        callContinuations = Self.copy(nfa.callContinuations)
+    }
+
+    deinit {
+        transitionStarts.deallocate()
+        transitions.deallocate()
+        epsilonStarts.deallocate()
+        epsilons.deallocate()
+        callDefinitions.deallocate()
+        callContinuations.deallocate()
+    }
+
+    private static func copy<Element>(_ elements: [Element]) -> UnsafeMutablePointer<Element> {
+        let pointer = UnsafeMutablePointer<Element>.allocate(capacity: max(1, elements.count))
+        _ = UnsafeMutableBufferPointer(start: pointer, count: elements.count).initialize(from: elements)
+        return pointer
+    }
+}
