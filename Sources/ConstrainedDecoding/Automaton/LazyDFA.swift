@@ -56,6 +56,7 @@ struct LazyDFA: ~Copyable {
     let width: Int
     /// The class of each byte, read without bounds checks in mask walks.
     let classOf: UnsafeMutablePointer<UInt8>
+    private let plainClasses: PlainTextClasses
     private var accepting = ScratchBuffer<Bool>()
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets = ScratchBuffer<Int32>()
@@ -87,6 +88,7 @@ struct LazyDFA: ~Copyable {
         width = classes.count
         classOf = .allocate(capacity: 256)
         classOf.initialize(from: classes.classes, count: 256)
+        plainClasses = PlainTextClasses(classOf: classOf)
         rowBase = Self.resizedRows(nil, count: rowCapacity * width)
         let delta = addCopy(of: 0, depth: 0, returningTo: -1)
         acceptState = pool.ends[0] + delta
@@ -353,13 +355,14 @@ struct LazyDFA: ~Copyable {
     }
 
     private mutating func computePlainTextTarget(_ state: Int32) -> Int32? {
+        let row = Int(state) * width
+        // Bytes of one class lead to the same state: one entry per class is compared. Reading a
+        // byte computes the row, and rows may move whenever a state is built.
         let target = next(state, UInt8(ascii: "a"))
-        for byte in UInt8(0x20)...0x7F where byte != 0x22 && byte != 0x5C {
-            if next(state, byte) != target { return nil }
-        }
-        for lead in Self.leadBytes {
-            for byte in lead.leads {
-                guard var current = commonTarget(next(state, byte), lead.firstRange) else { return nil }
+        for byteClass in plainClasses.ascii where rowBase[row + byteClass] != target { return nil }
+        for (lead, classes) in zip(Self.leadBytes, plainClasses.leads) {
+            for byteClass in classes {
+                guard var current = commonTarget(rowBase[row + byteClass], lead.firstRange) else { return nil }
                 for _ in 1..<lead.length {
                     guard let following = commonTarget(current, 0) else { return nil }
                     current = following
@@ -376,11 +379,36 @@ struct LazyDFA: ~Copyable {
         guard from >= 0 else { return from }
         let slot = Int(from) * Self.continuationRanges.count + range
         if commonTargets[slot] == Self.unknown {
-            let bytes = Self.continuationRanges[range]
-            let first = next(from, bytes.lowerBound)
-            commonTargets[slot] = bytes.allSatisfy { next(from, $0) == first } ? first : Self.mixed
+            let first = next(from, Self.continuationRanges[range].lowerBound)
+            let row = Int(from) * width
+            var common = first
+            for byteClass in plainClasses.continuations[range] where rowBase[row + byteClass] != first {
+                common = Self.mixed
+                break
+            }
+            commonTargets[slot] = common
         }
         let common = commonTargets[slot]
         return common == Self.mixed ? nil : common
+    }
+
+    /// The byte classes of the bytes that plain text is checked on, each class once.
+    private struct PlainTextClasses {
+        /// The printable ASCII bytes but `"` and `\`.
+        var ascii: [Int] = []
+        /// Per run of ``leadBytes``, and per range of ``continuationRanges``.
+        var leads: [[Int]] = []
+        var continuations: [[Int]] = []
+
+        init(classOf: UnsafeMutablePointer<UInt8>) {
+            func classes(_ bytes: some Sequence<UInt8>) -> [Int] {
+                var seen: [Int] = []
+                for byte in bytes where !seen.contains(Int(classOf[Int(byte)])) { seen.append(Int(classOf[Int(byte)])) }
+                return seen
+            }
+            ascii = classes((UInt8(0x20)...0x7F).filter { $0 != 0x22 && $0 != 0x5C })
+            leads = LazyDFA.leadBytes.map { classes($0.leads) }
+            continuations = LazyDFA.continuationRanges.map { classes($0) }
+        }
     }
 }
