@@ -31,6 +31,11 @@ final class VocabularyIndex: Sendable {
     /// Sets `mask` to the plain-text tokens of 1 to `length` characters (all of them when
     /// `length` reaches the longest).
     func setPlainTextTokens(upTo length: Int, in mask: inout TokenBitset) {
+        guard length > 0 else {
+            // Structural states: clearing writes the words once, a difference reads two sets too.
+            mask.removeAll()
+            return
+        }
         let longest = plainTextTokensOfLengthAtLeast.count - 1
         mask.assign(plainTextTokensOfLengthAtLeast[min(length, 1)], subtracting: plainTextTokensOfLengthAtLeast[min(length + 1, longest)])
     }
