@@ -47,6 +47,9 @@ struct LazyDFA: ~Copyable {
     /// Sorted NFA target lists already closed, and the DFA state each closes into.
     private var closedTargets = SequenceTable()
     private var closedStates = ScratchBuffer<Int32>()
+    /// Per NFA state: the DFA state that it alone closes into, or ``unknown`` — most target
+    /// lists have one state, and this finds them without hashing.
+    private var singleClosures = ScratchBuffer<Int32>()
     /// ``width`` entries per state, one per byte class: the next state, ``dead``, or ``unknown``
     /// until computed. Manually managed so that mask walks read it through a plain pointer; it
     /// moves when it grows.
@@ -143,24 +146,35 @@ struct LazyDFA: ~Copyable {
         nfaStateCount = base + Int(pool.sizes[template])
         blockCopies.extend(to: (nfaStateCount + 63) >> 6, with: copy)
         expansions.extend(to: nfaStateCount, with: Self.notExpanded)
+        singleClosures.extend(to: nfaStateCount, with: Self.unknown)
         return delta
     }
 
     /// The DFA state that the NFA states in ``targets`` (sorted) close into.
     private mutating func closeTargets() -> Int32 {
+        if targets.count == 1 {
+            let target = Int(targets[0])
+            let known = singleClosures[target]
+            if known != Self.unknown { return known }
+            closure()
+            let state = internCore()
+            singleClosures[target] = state
+            return state
+        }
         let (entry, isNew) = closedTargets.intern(UnsafeBufferPointer(targets.elements))
         if !isNew { return closedStates[Int(entry)] }
         closure()
-        let state: Int32
-        if core.isEmpty {
-            state = Self.dead
-        } else {
-            let (id, isNewState) = sets.intern(UnsafeBufferPointer(core.elements))
-            if isNewState { addState(accepting: core.contains(acceptState)) }
-            state = id
-        }
+        let state = internCore()
         closedStates.append(state)
         return state
+    }
+
+    /// The DFA state of the NFA states in ``core``, added when new; ``dead`` when it is empty.
+    private mutating func internCore() -> Int32 {
+        if core.isEmpty { return Self.dead }
+        let (id, isNew) = sets.intern(UnsafeBufferPointer(core.elements))
+        if isNew { addState(accepting: core.contains(acceptState)) }
+        return id
     }
 
     private mutating func addState(accepting isAccepting: Bool) {

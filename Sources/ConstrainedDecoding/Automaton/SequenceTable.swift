@@ -10,7 +10,7 @@ struct SequenceTable: ~Copyable {
 
     init() {
         starts.append(0)
-        slots.extend(to: 64, with: -1)
+        slots.extend(to: 1024, with: -1)
     }
 
     var count: Int { hashes.count }
