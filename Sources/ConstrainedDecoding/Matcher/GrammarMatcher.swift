@@ -190,7 +190,7 @@ public final class GrammarMatcher {
     /// Adds the tokens of `trie` that may come next: a walk of the trie from the current state,
     /// from each allowed first byte, that skips every subtree whose path is refused. Returns how
     /// many tokens it added, recording the first ``MaskCache/listLimit`` in ``walkIDs``.
-    private func fill(_ mask: inout TokenBitset, trie: TokenTrie) -> Int {
+    private func fill(_ mask: inout TokenBitset, trie: borrowing TokenTrie) -> Int {
         let start = state
         _ = dfa.next(start, 0)  // the row of the start, read for every first byte below
         let walkIDs = self.walkIDs
