@@ -222,7 +222,7 @@ struct LazyDFA: ~Copyable {
                 if entry >= 0 { stack.append(entry) }
             }
         }
-        Self.sort(core.elements)
+        if core.count > 1 { Self.sort(core.elements) }
     }
 
     /// The entry of the copy of a definition that the call at `state` leads to, or ``dead`` past
@@ -258,7 +258,7 @@ struct LazyDFA: ~Copyable {
                 rowTransitions.append(transition)
             }
         }
-        Self.sortByLow(rowTransitions.elements)
+        if rowTransitions.count > 1 { Self.sortByLow(rowTransitions.elements) }
         // A sweep over the bytes: each interval where the same transitions apply gets one target.
         // Neighbouring intervals often lead to the same NFA states (the bytes around a quote
         // inside a string); their closure is then looked up once.
@@ -279,7 +279,7 @@ struct LazyDFA: ~Copyable {
             if !activeTransitions.isEmpty {
                 targets.removeAll()
                 for transition in activeTransitions.elements { targets.append(transition.target) }
-                Self.sort(targets.elements)
+                if targets.count > 1 { Self.sort(targets.elements) }
                 if targets.elementsEqual(previousTargets) {
                     next = previousState
                 } else {
