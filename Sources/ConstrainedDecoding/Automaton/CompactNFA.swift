@@ -1,8 +1,8 @@
 /// A ``ByteNFA`` with its edges in flat arrays: state `s` has the transitions
 /// `transitions[transitionStarts[s]..<transitionStarts[s + 1]]` and likewise for ε-transitions.
 ///
-/// Appending one to another is a handful of array copies, which is how the lazy DFA expands a
-/// call of a definition, so that no state owns an array of its own.
+/// Appending one to another is a handful of array copies, which is how a grammar's templates are
+/// joined into one ``TemplatePool``; no state owns an array of its own.
 struct CompactNFA: Sendable {
     /// No call at this state.
     static let noCall: Int32 = -1
