@@ -16,6 +16,20 @@ struct QuantizedVector: @unchecked Sendable {
         original = UnsafePointer(scales)
     }
 
+    private init(values: UnsafeMutablePointer<Int16>, scales: UnsafeMutablePointer<Float>, sums: UnsafeMutablePointer<Float>, original: UnsafePointer<Float>, capacity: Int) {
+        self.values = values
+        self.scales = scales
+        self.sums = sums
+        self.original = original
+        self.capacity = capacity
+    }
+
+    /// The vector from element `start` on (a multiple of 32), sharing this one's memory: one of
+    /// a batch of vectors quantized together.
+    func suffix(from start: Int) -> QuantizedVector {
+        QuantizedVector(values: values + start, scales: scales + start / 32, sums: sums + start / 32, original: original + start, capacity: capacity - start)
+    }
+
     func deallocate() {
         values.deallocate()
         scales.deallocate()

@@ -39,7 +39,7 @@ struct WeightMatrix: @unchecked Sendable {
             let hasMinimum = type == .q4_1
             #if GUIDED_AVX2 && arch(x86_64)
             for row in range {
-                output[row] = AVX2BlockProducts.q4(base + row * rowBytes, blocks: blocks, hasMinimum: hasMinimum, input)
+                output[row] = AVX2BlockProducts.product(base + row * rowBytes, type: type, blocks: blocks, input)
             }
             #else
             let blockBytes = type.blockBytes
@@ -71,7 +71,7 @@ struct WeightMatrix: @unchecked Sendable {
         case .q8_0:
             #if GUIDED_AVX2 && arch(x86_64)
             for row in range {
-                output[row] = AVX2BlockProducts.q8(base + row * rowBytes, blocks: blocks, input)
+                output[row] = AVX2BlockProducts.product(base + row * rowBytes, type: type, blocks: blocks, input)
             }
             #else
             for row in range {
@@ -91,6 +91,46 @@ struct WeightMatrix: @unchecked Sendable {
         default:
             multiply(input.original, into: output, rows: range)
         }
+    }
+
+    /// Whether ``multiply(batch:count:into:outputStride:rows:)`` with quantized inputs is the
+    /// faster way to multiply several vectors: the AVX2 integer kernels cover this type.
+    var hasIntegerBatchKernel: Bool {
+        #if GUIDED_AVX2 && arch(x86_64)
+        return type == .q4_0 || type == .q4_1 || type == .q8_0
+        #else
+        return false
+        #endif
+    }
+
+    /// `outputs[t][row] = dot(row, inputs[t])` for `count` vectors quantized together (each of
+    /// ``columns`` elements), the rows in `range`. With ``hasIntegerBatchKernel`` a row is read
+    /// from memory once for all of them, its blocks widened once per four vectors; otherwise the
+    /// vectors go one by one.
+    func multiply(batch inputs: QuantizedVector, count: Int, into outputs: UnsafeMutablePointer<Float>, outputStride: Int, rows range: Range<Int>) {
+        #if GUIDED_AVX2 && arch(x86_64)
+        let blocks = columns / 32
+        for row in range {
+            let pointer = base + row * rowBytes
+            var vector = 0
+            while vector + 4 <= count {
+                let results = AVX2BlockProducts.products(
+                    pointer, type: type, blocks: blocks, inputs.suffix(from: vector * columns),
+                    inputs.suffix(from: (vector + 1) * columns), inputs.suffix(from: (vector + 2) * columns),
+                    inputs.suffix(from: (vector + 3) * columns))
+                for lane in 0..<4 { outputs[(vector + lane) * outputStride + row] = results[lane] }
+                vector += 4
+            }
+            while vector < count {
+                outputs[vector * outputStride + row] = AVX2BlockProducts.product(pointer, type: type, blocks: blocks, inputs.suffix(from: vector * columns))
+                vector += 1
+            }
+        }
+        #else
+        for vector in 0..<count {
+            multiply(inputs.suffix(from: vector * columns), into: outputs + vector * outputStride, rows: range)
+        }
+        #endif
     }
 
     /// `outputs[t][row] = dot(row, inputs[t])` for `count` vectors (rows of `inputStride` and

@@ -23,6 +23,8 @@ public final class InferenceSession {
     private let ropeFrequencies: [Float]
     /// The input of the current matrix products, quantized.
     private var quantized: QuantizedVector
+    /// The inputs of a batch's matrix products, quantized.
+    private var batchQuantized: QuantizedVector
     /// How many tokens a prefill batch holds.
     public static let batchSize = 64
 
@@ -62,6 +64,7 @@ public final class InferenceSession {
         scores = .allocate(capacity: self.contextLength)
         logits = .allocate(capacity: configuration.vocabularySize)
         quantized = QuantizedVector(capacity: max(width, configuration.feedForwardLength))
+        batchQuantized = QuantizedVector(capacity: Self.batchSize * max(width, configuration.feedForwardLength))
         logits.initialize(repeating: 0)
         let half = configuration.headDimension / 2
         ropeFrequencies = (0..<half).map { index in
@@ -73,6 +76,7 @@ public final class InferenceSession {
         for buffer in [keys, values, hidden, normed, query, attention, projected, gate, up, scores] { buffer.deallocate() }
         logits.deallocate()
         quantized.deallocate()
+        batchQuantized.deallocate()
     }
 
     /// Drops the cache after `count` positions, so that evaluation continues from there.
@@ -229,9 +233,9 @@ public final class InferenceSession {
             for offset in 0..<count {
                 rmsNorm(hiddens + offset * width, layer.attentionNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
             }
-            model.multiply(layer.query, batch: normeds, count: count, into: queries)
-            model.multiply(layer.key, batch: normeds, count: count, into: newKeys)
-            model.multiply(layer.value, batch: normeds, count: count, into: newValues)
+            multiply(layer.query, batch: normeds, count: count, into: queries)
+            multiply(layer.key, batch: normeds, count: count, into: newKeys)
+            multiply(layer.value, batch: normeds, count: count, into: newValues)
             for offset in 0..<count {
                 let at = position + offset
                 rotate(queries + offset * width, heads: configuration.headCount, headDimension: configuration.headDimension, at: at)
@@ -242,23 +246,34 @@ public final class InferenceSession {
             for offset in 0..<count {
                 attend(queries + offset * width, into: attentions + offset * width, layerBase: layerBase, upTo: position + offset)
             }
-            model.multiply(layer.attentionOutput, batch: attentions, count: count, into: projections)
+            multiply(layer.attentionOutput, batch: attentions, count: count, into: projections)
             for index in 0..<count * width { hiddens[index] += projections[index] }
             for offset in 0..<count {
                 rmsNorm(hiddens + offset * width, layer.feedForwardNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
             }
-            model.multiply(layer.gate, batch: normeds, count: count, into: gates)
-            model.multiply(layer.up, batch: normeds, count: count, into: ups)
+            multiply(layer.gate, batch: normeds, count: count, into: gates)
+            multiply(layer.up, batch: normeds, count: count, into: ups)
             for index in 0..<count * feedForward {
                 let g = gates[index]
                 gates[index] = g / (1 + expf(-g)) * ups[index]
             }
-            model.multiply(layer.down, batch: gates, count: count, into: projections)
+            multiply(layer.down, batch: gates, count: count, into: projections)
             for index in 0..<count * width { hiddens[index] += projections[index] }
         }
         position += count
         hidden.update(from: hiddens + (count - 1) * width, count: width)
         computeLogits(computingLogits)
+    }
+
+    /// `outputs[t] = matrix × inputs[t]` for a batch: through the integer kernels where the
+    /// matrix has them, each input quantized as in the single-token path, else in floats.
+    private func multiply(_ matrix: WeightMatrix, batch inputs: UnsafePointer<Float>, count: Int, into outputs: UnsafeMutablePointer<Float>) {
+        guard matrix.hasIntegerBatchKernel else {
+            model.multiply(matrix, batch: inputs, count: count, into: outputs)
+            return
+        }
+        batchQuantized.quantize(inputs, count: count * matrix.columns)
+        model.multiply(matrix, batch: batchQuantized, count: count, into: outputs)
     }
 
     private func rmsNorm(_ input: UnsafePointer<Float>, _ weight: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, epsilon: Float) {

@@ -86,6 +86,18 @@ public final class LlamaModel: @unchecked Sendable {
         }
     }
 
+    /// `outputs[t] = matrix × inputs[t]` for `count` vectors quantized together, the rows split
+    /// across threads; for matrices with ``WeightMatrix/hasIntegerBatchKernel``.
+    func multiply(_ matrix: WeightMatrix, batch inputs: QuantizedVector, count: Int, into outputs: UnsafeMutablePointer<Float>) {
+        let rows = matrix.rows
+        let chunks = threadCount
+        workers.run { chunk in
+            matrix.multiply(
+                batch: inputs, count: count, into: outputs, outputStride: rows,
+                rows: rows * chunk / chunks..<rows * (chunk + 1) / chunks)
+        }
+    }
+
     /// `output = matrix × input` with the input quantized to 16 bits, the rows split across threads.
     func multiply(_ matrix: WeightMatrix, _ input: QuantizedVector, into output: UnsafeMutablePointer<Float>) {
         let rows = matrix.rows
