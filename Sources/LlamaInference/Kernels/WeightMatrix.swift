@@ -34,14 +34,25 @@ struct WeightMatrix: @unchecked Sendable {
     /// loops that the compiler vectorizes.
     func multiply(_ input: QuantizedVector, into output: UnsafeMutablePointer<Float>, rows range: Range<Int>) {
         let blocks = columns / 32
+        #if GUIDED_AVX2 && arch(x86_64)
+        if hasIntegerKernel {
+            // A constant type per loop, so that each inlined kernel reads only its block layout.
+            @inline(__always) func products(_ type: GGMLType) {
+                for row in range {
+                    output[row] = AVX2BlockProducts.product(base + row * rowBytes, type: type, blocks: blocks, input)
+                }
+            }
+            switch type {
+            case .q8_0: products(.q8_0)
+            case .q4_1: products(.q4_1)
+            default: products(.q4_0)
+            }
+            return
+        }
+        #endif
         switch type {
         case .q4_0, .q4_1:
             let hasMinimum = type == .q4_1
-            #if GUIDED_AVX2 && arch(x86_64)
-            for row in range {
-                output[row] = AVX2BlockProducts.product(base + row * rowBytes, type: type, blocks: blocks, input)
-            }
-            #else
             let blockBytes = type.blockBytes
             let quantOffset = hasMinimum ? 4 : 2
             for row in range {
@@ -67,13 +78,7 @@ struct WeightMatrix: @unchecked Sendable {
                 }
                 output[row] = total
             }
-            #endif
         case .q8_0:
-            #if GUIDED_AVX2 && arch(x86_64)
-            for row in range {
-                output[row] = AVX2BlockProducts.product(base + row * rowBytes, type: type, blocks: blocks, input)
-            }
-            #else
             for row in range {
                 let pointer = base + row * rowBytes
                 var total: Float = 0
@@ -87,15 +92,14 @@ struct WeightMatrix: @unchecked Sendable {
                 }
                 output[row] = total
             }
-            #endif
         default:
             multiply(input.original, into: output, rows: range)
         }
     }
 
-    /// Whether ``multiply(batch:count:into:outputStride:rows:)`` with quantized inputs is the
-    /// faster way to multiply several vectors: the AVX2 integer kernels cover this type.
-    var hasIntegerBatchKernel: Bool {
+    /// Whether the AVX2 integer kernels cover this type; then several vectors are best multiplied
+    /// quantized, with ``multiply(batch:count:into:outputStride:rows:)``.
+    var hasIntegerKernel: Bool {
         #if GUIDED_AVX2 && arch(x86_64)
         return type == .q4_0 || type == .q4_1 || type == .q8_0
         #else
@@ -104,11 +108,23 @@ struct WeightMatrix: @unchecked Sendable {
     }
 
     /// `outputs[t][row] = dot(row, inputs[t])` for `count` vectors quantized together (each of
-    /// ``columns`` elements), the rows in `range`. With ``hasIntegerBatchKernel`` a row is read
+    /// ``columns`` elements), the rows in `range`. With ``hasIntegerKernel`` a row is read
     /// from memory once for all of them, its blocks widened once per four vectors; otherwise the
     /// vectors go one by one.
     func multiply(batch inputs: QuantizedVector, count: Int, into outputs: UnsafeMutablePointer<Float>, outputStride: Int, rows range: Range<Int>) {
         #if GUIDED_AVX2 && arch(x86_64)
+        if hasIntegerKernel {
+            multiplyInFours(inputs, count: count, into: outputs, outputStride: outputStride, rows: range)
+            return
+        }
+        #endif
+        for vector in 0..<count {
+            multiply(inputs.suffix(from: vector * columns), into: outputs + vector * outputStride, rows: range)
+        }
+    }
+
+    #if GUIDED_AVX2 && arch(x86_64)
+    private func multiplyInFours(_ inputs: QuantizedVector, count: Int, into outputs: UnsafeMutablePointer<Float>, outputStride: Int, rows range: Range<Int>) {
         let blocks = columns / 32
         for row in range {
             let pointer = base + row * rowBytes
@@ -126,12 +142,8 @@ struct WeightMatrix: @unchecked Sendable {
                 vector += 1
             }
         }
-        #else
-        for vector in 0..<count {
-            multiply(inputs.suffix(from: vector * columns), into: outputs + vector * outputStride, rows: range)
-        }
-        #endif
     }
+    #endif
 
     /// `outputs[t][row] = dot(row, inputs[t])` for `count` vectors (rows of `inputStride` and
     /// `outputStride` floats) and the rows in `range`: each row is decoded once for all vectors.

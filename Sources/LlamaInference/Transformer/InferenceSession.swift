@@ -268,7 +268,7 @@ public final class InferenceSession {
     /// `outputs[t] = matrix × inputs[t]` for a batch: through the integer kernels where the
     /// matrix has them, each input quantized as in the single-token path, else in floats.
     private func multiply(_ matrix: WeightMatrix, batch inputs: UnsafePointer<Float>, count: Int, into outputs: UnsafeMutablePointer<Float>) {
-        guard matrix.hasIntegerBatchKernel else {
+        guard matrix.hasIntegerKernel else {
             model.multiply(matrix, batch: inputs, count: count, into: outputs)
             return
         }

@@ -75,39 +75,35 @@ public final class LlamaModel: @unchecked Sendable {
 
     /// `outputs[t] = matrix × inputs[t]` for `count` vectors, the rows split across threads.
     func multiply(_ matrix: WeightMatrix, batch inputs: UnsafePointer<Float>, count: Int, into outputs: UnsafeMutablePointer<Float>) {
-        let rows = matrix.rows
-        let chunks = threadCount
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: matrix.columns * chunks)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: matrix.columns * threadCount)
         defer { scratch.deallocate() }
-        workers.run { chunk in
+        forEachChunk(of: matrix.rows) { chunk, rows in
             matrix.multiply(
-                batch: inputs, inputStride: matrix.columns, count: count, into: outputs, outputStride: rows,
-                rows: rows * chunk / chunks..<rows * (chunk + 1) / chunks, scratch: scratch + chunk * matrix.columns)
+                batch: inputs, inputStride: matrix.columns, count: count, into: outputs, outputStride: matrix.rows,
+                rows: rows, scratch: scratch + chunk * matrix.columns)
         }
     }
 
     /// `outputs[t] = matrix × inputs[t]` for `count` vectors quantized together, the rows split
-    /// across threads; for matrices with ``WeightMatrix/hasIntegerBatchKernel``.
+    /// across threads.
     func multiply(_ matrix: WeightMatrix, batch inputs: QuantizedVector, count: Int, into outputs: UnsafeMutablePointer<Float>) {
-        let rows = matrix.rows
-        let chunks = threadCount
-        workers.run { chunk in
-            matrix.multiply(
-                batch: inputs, count: count, into: outputs, outputStride: rows,
-                rows: rows * chunk / chunks..<rows * (chunk + 1) / chunks)
+        forEachChunk(of: matrix.rows) { _, rows in
+            matrix.multiply(batch: inputs, count: count, into: outputs, outputStride: matrix.rows, rows: rows)
         }
     }
 
     /// `output = matrix × input` with the input quantized to 16 bits, the rows split across threads.
     func multiply(_ matrix: WeightMatrix, _ input: QuantizedVector, into output: UnsafeMutablePointer<Float>) {
-        let rows = matrix.rows
-        guard rows >= 64 * threadCount else {
-            matrix.multiply(input, into: output, rows: 0..<rows)
+        guard matrix.rows >= 64 * threadCount else {
+            matrix.multiply(input, into: output, rows: 0..<matrix.rows)
             return
         }
+        forEachChunk(of: matrix.rows) { _, rows in matrix.multiply(input, into: output, rows: rows) }
+    }
+
+    /// Runs `body(chunk, rows)` on the pool for each thread's share of `count` rows.
+    private func forEachChunk(of count: Int, _ body: (Int, Range<Int>) -> Void) {
         let chunks = threadCount
-        workers.run { chunk in
-            matrix.multiply(input, into: output, rows: rows * chunk / chunks..<rows * (chunk + 1) / chunks)
-        }
+        workers.run { chunk in body(chunk, count * chunk / chunks..<count * (chunk + 1) / chunks) }
     }
 }
