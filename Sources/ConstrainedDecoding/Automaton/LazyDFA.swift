@@ -134,6 +134,12 @@ struct LazyDFA: ~Copyable {
 
     // MARK: Building states
 
+    /// The copy NFA state `state` belongs to, found by its block of 64.
+    @inline(__always)
+    private func copyIndex(of state: Int32) -> Int {
+        Int(blockCopies[Int(state) >> 6])
+    }
+
     /// Makes a copy of template `template` at the next free block, and returns its delta.
     private mutating func addCopy(of template: Int, depth: Int32, returningTo continuation: Int32) -> Int32 {
         let base = (nfaStateCount + 63) & ~63
@@ -204,7 +210,7 @@ struct LazyDFA: ~Copyable {
             if index >= marks.count { marks.extend(to: nfaStateCount, with: 0) }
             if marks[index] == stamp { continue }
             marks[index] = stamp
-            let copy = Int(blockCopies[index >> 6])
+            let copy = copyIndex(of: state)
             let delta = copyDeltas[copy]
             let poolState = Int(state &- delta)
             if transitionStarts[poolState] != transitionStarts[poolState + 1] || state == acceptState {
@@ -250,7 +256,7 @@ struct LazyDFA: ~Copyable {
         rowTransitions.removeAll()
         for element in Int(sets.starts[Int(state)])..<Int(sets.starts[Int(state) + 1]) {
             let nfaState = sets.pool[element]
-            let delta = copyDeltas[Int(blockCopies[Int(nfaState) >> 6])]
+            let delta = copyDeltas[copyIndex(of: nfaState)]
             let poolState = Int(nfaState &- delta)
             for edge in Int(transitionStarts[poolState])..<Int(transitionStarts[poolState + 1]) {
                 var transition = transitions[edge]
