@@ -23,9 +23,12 @@ public struct CompileOptions: Sendable, Equatable {
     /// Whether `format` constrains strings (date, time, date-time, email, uuid, uri) or is only an
     /// annotation, as JSON Schema 2020-12 has it by default.
     public var assertsFormats: Bool
-    /// Whether keywords that cannot be enforced are ignored (and listed in
-    /// ``CompiledGrammar/ignoredKeywords``) instead of refused.
+    /// Whether keywords that cannot be enforced are dropped (and listed in
+    /// ``CompiledGrammar/droppedKeywords``) instead of refused; the final value must then be
+    /// checked against the whole schema.
     public var isLenient: Bool
+    /// The draft of documents whose `$schema` names none (or one this compiler does not know).
+    public var defaultDraft: SchemaDraft
     /// The most automaton states a schema may compile to.
     public var stateBudget: Int
     /// How deeply references (`$ref`) may nest in a document, for recursive schemas.
@@ -33,8 +36,10 @@ public struct CompileOptions: Sendable, Equatable {
 
     public init(
         whitespace: Whitespace = .compact, extraProperties: ExtraProperties = .forbid, assertsFormats: Bool = true,
-        isLenient: Bool = false, stateBudget: Int = 400_000, maximumReferenceDepth: Int = 64
+        isLenient: Bool = false, defaultDraft: SchemaDraft = .draft2020_12, stateBudget: Int = 400_000,
+        maximumReferenceDepth: Int = 64
     ) {
+        self.defaultDraft = defaultDraft
         self.whitespace = whitespace
         self.extraProperties = extraProperties
         self.assertsFormats = assertsFormats

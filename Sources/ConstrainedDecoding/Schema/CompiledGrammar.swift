@@ -8,13 +8,22 @@ public struct CompiledGrammar: Sendable {
     let classes: ByteClasses
     /// The options it was compiled with.
     public let options: CompileOptions
-    /// With ``CompileOptions/isLenient``, the keywords that were ignored, as `keyword at pointer`.
+    /// The draft the document was read as: the one its `$schema` names, else 2020-12.
+    public let draft: SchemaDraft
+    /// The keywords read as annotations because the draft's vocabulary does not define them
+    /// (`x-kubernetes-group`, `readonly`, a misspelt `minlength`), and `format` values that are
+    /// not asserted, as `keyword at pointer`. JSON Schema says to ignore unknown keywords.
     public let ignoredKeywords: [String]
+    /// With ``CompileOptions/isLenient``, the keywords that narrow the valid set but could not be
+    /// enforced while generating, and were dropped, as `keyword at pointer`. The final value must
+    /// then be checked against the whole schema (``SchemaValidator``).
+    public let droppedKeywords: [String]
 
-    /// Compiles a JSON Schema (Draft 2020-12) given as JSON text.
+    /// Compiles a JSON Schema given as JSON text: draft 4, 6, 7, 2019-09 or 2020-12, as its
+    /// `$schema` says (2020-12 when it has none).
     ///
     /// - Throws: ``SchemaError`` naming the keyword and its JSON pointer for anything that
-    ///   cannot be enforced exactly, or when the schema exceeds the compile budget.
+    ///   cannot be enforced exactly (unless lenient), or when the schema exceeds the compile budget.
     public init(jsonSchema: String, options: CompileOptions = CompileOptions()) throws(SchemaError) {
         let document = try SchemaValueParser.parse(jsonSchema)
         var compiler = SchemaCompiler(document: document, options: options)
@@ -22,7 +31,9 @@ public struct CompiledGrammar: Sendable {
         pool = TemplatePool(templates: templates)
         classes = ByteClasses(templates: templates)
         self.options = options
-        ignoredKeywords = compiler.ignored
+        draft = compiler.document.draft
+        ignoredKeywords = compiler.annotations
+        droppedKeywords = compiler.dropped
         // A root that only leads into definitions that accept nothing accepts nothing.
         guard LazyDFA(pool: pool, classes: classes, maximumCallDepth: options.maximumReferenceDepth).start >= 0 else {
             throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")

@@ -15,7 +15,7 @@ extension SchemaCompiler {
         for (index, alternative) in alternatives.enumerated() {
             let branchPointer = pointer + "/\(keyword)/\(index)"
             let branch = siblings.objectMembers?.isEmpty == false
-                ? try SchemaMerger.merge([siblings, alternative], at: branchPointer)
+                ? try merge([siblings, alternative], at: branchPointer)
                 : alternative
             if let fragment = try compile(branch, at: branchPointer) { fragments.append(fragment) }
         }

@@ -3,28 +3,43 @@ import Foundation
 /// Compiles a JSON Schema document into grammar templates: the root's, then one per referenced
 /// definition (and one for "any JSON value" when needed).
 struct SchemaCompiler {
-    let document: SchemaValue
+    let document: SchemaDocument
     let options: CompileOptions
-    private(set) var ignored: [String] = []
+    /// The keywords of the document's draft.
+    let vocabulary: Set<String>
+    /// Keywords that could not be enforced and were dropped (lenient mode), as `keyword at pointer`.
+    private(set) var dropped: [String] = []
+    /// Keywords read as annotations (outside the draft's vocabulary), as `keyword at pointer`.
+    var annotations: [String] = []
+    var annotationSet: Set<String> = []
+    /// The base URI that references are resolved against.
+    var baseURI: String
     var builder: NFABuilder
-    /// Definitions by the pointer they were reached with; their templates are built in turn.
+    /// Definitions by the key they were reached with; their templates are built in turn.
     var definitionIDs: [String: Int32] = [:]
-    var pendingDefinitions: [(id: Int32, pointer: String, schema: SchemaValue)] = []
+    var pendingDefinitions: [(id: Int32, pointer: String, schema: SchemaValue, base: String)] = []
     var definitionCount: Int32 = 1
     var statesUsed = 0
+    /// How many references deep the merging of schemas has inlined.
+    var inliningDepth = 0
 
     /// The definition id of "any JSON value".
     static let anyValuePointer = "#any"
 
     init(document: SchemaValue, options: CompileOptions) {
-        self.document = document
+        self.document = SchemaDocument(root: document, defaultDraft: options.defaultDraft)
         self.options = options
+        vocabulary = self.document.draft.keywords
+        baseURI = self.document.base(at: "")
         builder = NFABuilder(stateBudget: options.stateBudget)
     }
 
     mutating func compileAll() throws(SchemaError) -> [GrammarTemplate] {
         var templates: [Int32: GrammarTemplate] = [:]
-        guard let root = try compile(document, at: "") else {
+        if let metaSchema = document.unknownMetaSchema {
+            throw unsupported("$schema", at: "", "'\(metaSchema)' is not draft 4, 6, 7, 2019-09 or 2020-12, and its vocabularies cannot be read")
+        }
+        guard let root = try compile(document.root, at: "") else {
             throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
         }
         templates[0] = finish(root)
@@ -33,7 +48,9 @@ struct SchemaCompiler {
             let fragment: Fragment
             if pending.pointer == Self.anyValuePointer {
                 fragment = try anyValue()
-            } else if let compiled = try compile(pending.schema, at: pending.pointer) {
+            } else if let compiled = try withBase(pending.base, { (compiler: inout SchemaCompiler) throws(SchemaError) in
+                try compiler.compile(pending.schema, at: pending.pointer)
+            }) {
                 fragment = compiled
             } else {
                 // A definition that accepts nothing: its calls lead nowhere.
@@ -56,8 +73,16 @@ struct SchemaCompiler {
         let id = definitionCount
         definitionCount += 1
         definitionIDs[pointer] = id
-        pendingDefinitions.append((id, pointer, schema))
+        pendingDefinitions.append((id, pointer, schema, pointer == Self.anyValuePointer ? baseURI : document.base(at: pointer)))
         return id
+    }
+
+    /// Runs `body` with references resolved against `base`.
+    mutating func withBase<T>(_ base: String, _ body: (inout SchemaCompiler) throws(SchemaError) -> T) throws(SchemaError) -> T {
+        let saved = baseURI
+        baseURI = base
+        defer { baseURI = saved }
+        return try body(&self)
     }
 
     /// A call of "any JSON value".
@@ -76,7 +101,8 @@ struct SchemaCompiler {
     /// Refuses (or, when lenient, records) a keyword that cannot be enforced.
     mutating func refuse(_ keyword: String, at pointer: String, _ reason: String) throws(SchemaError) {
         guard options.isLenient else { throw unsupported(keyword, at: pointer, reason) }
-        ignored.append("\(keyword) at \(pointer.isEmpty ? "/" : pointer)")
+        let entry = "\(keyword) at \(pointer.isEmpty ? "/" : pointer)"
+        if !dropped.contains(entry) { dropped.append(entry) }
     }
 
     /// The value of a count keyword (`minItems`, `maxLength`, ...), which must be a non-negative
@@ -111,35 +137,35 @@ struct SchemaCompiler {
     // MARK: Schemas
 
     /// The fragment of a schema, or `nil` when the schema accepts no value.
-    mutating func compile(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
-        switch schema {
+    mutating func compile(_ value: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        switch value {
         case .bool(true): return try anyValueCall()
         case .bool(false): return nil
-        case .object(let members):
-            for (key, _) in members where !SchemaKeywords.known.contains(key) {
-                // The root's `$id` only names the document; local references are unaffected.
-                if key == "$id", pointer.isEmpty { continue }
-                try refuse(key, at: pointer, SchemaKeywords.reason(for: key))
-            }
-            if let dialect = schema["$schema"], !["https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2020-12/schema#"].contains(dialect.stringValue ?? "") {
-                throw unsupported("$schema", at: pointer, "only Draft 2020-12 is supported, and its vocabularies are what this compiler enforces")
-            }
-            if let allOf = schema["allOf"] {
-                guard case .array(let parts) = allOf, !parts.isEmpty else {
-                    throw invalid("allOf", at: pointer, "must be a non-empty array of schemas")
-                }
-                let base = SchemaValue.object(members.filter { $0.key != "allOf" })
-                return try compile(try SchemaMerger.merge([base] + parts, at: pointer), at: pointer)
-            }
-            if schema["not"] != nil { try refuse("not", at: pointer, "negation cannot be enforced while generating") }
-            if let reference = schema["$ref"] { return try compileReference(reference, schema, at: pointer) }
-            if let choices = schema["anyOf"] { return try compileChoice("anyOf", choices, schema, at: pointer) }
-            if let choices = schema["oneOf"] { return try compileChoice("oneOf", choices, schema, at: pointer) }
-            if schema["enum"] != nil || schema["const"] != nil { return try compileLiterals(schema, at: pointer) }
-            return try compileTypes(schema, at: pointer)
-        default:
-            throw .invalid(keyword: "", pointer: pointer, reason: "a schema must be an object or a Boolean")
+        case .object: break
+        default: throw .invalid(keyword: "", pointer: pointer, reason: "a schema must be an object or a Boolean")
         }
+        let schema = try normalized(value, at: pointer)
+        let saved = baseURI
+        defer { baseURI = saved }
+        if let identifier = schema["$id"]?.stringValue ?? schema["id"]?.stringValue, !identifier.hasPrefix("#") {
+            baseURI = URIReference.splitFragment(URIReference.resolve(identifier, against: baseURI)).0
+        }
+        for (key, _) in schema.objectMembers ?? [] where !SchemaKeywords.known.contains(key) {
+            try refuse(key, at: pointer, SchemaKeywords.reason(for: key))
+        }
+        if let allOf = schema["allOf"] {
+            guard case .array(let parts) = allOf, !parts.isEmpty else {
+                throw invalid("allOf", at: pointer, "must be a non-empty array of schemas")
+            }
+            let base = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "allOf" })
+            return try compile(try merge([base] + parts, at: pointer), at: pointer)
+        }
+        if schema["not"] != nil { try refuse("not", at: pointer, "negation cannot be enforced while generating") }
+        if let reference = schema["$ref"] { return try compileReference(reference, schema, at: pointer) }
+        if let choices = schema["anyOf"] { return try compileChoice("anyOf", choices, schema, at: pointer) }
+        if let choices = schema["oneOf"] { return try compileChoice("oneOf", choices, schema, at: pointer) }
+        if schema["enum"] != nil || schema["const"] != nil { return try compileLiterals(schema, at: pointer) }
+        return try compileTypes(schema, at: pointer)
     }
 
     /// The types a schema allows: its `type`, or every type.
@@ -177,32 +203,50 @@ struct SchemaCompiler {
         }
     }
 
+    /// A `$ref`: a call of the definition it names; with other constraints beside it (from
+    /// 2019-09 on), the target merged with them.
     private mutating func compileReference(_ reference: SchemaValue, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
-        guard case .string(let text) = reference else { throw invalid("$ref", at: pointer, "must be a string") }
-        for (key, _) in schema.objectMembers ?? [] where key != "$ref" && !SchemaKeywords.annotations.contains(key) {
-            try refuse(key, at: pointer, "constraints beside $ref are not supported")
-        }
-        guard text == "#" || text.hasPrefix("#/") else {
-            throw unsupported("$ref", at: pointer, "only references within the document ('#' or '#/…') are supported, not '\(text)'")
-        }
-        let target = try resolve(text, at: pointer)
-        return try builder.call(definition(text, schema: target))
+        let siblings = (schema.objectMembers ?? []).filter { $0.key != "$ref" && !SchemaKeywords.annotations.contains($0.key) }
+        guard siblings.isEmpty else { return try compile(try inlined(schema, at: pointer), at: pointer) }
+        let target = try referenceTarget(reference, at: pointer)
+        return try builder.call(definition(target, schema: document.value(at: target) ?? .bool(false)))
     }
 
-    /// The schema a local JSON pointer reference names.
-    private func resolve(_ reference: String, at pointer: String) throws(SchemaError) -> SchemaValue {
-        var current = document
-        for token in reference.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false) where !reference.dropFirst(2).isEmpty {
-            let key = String(token).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-                .removingPercentEncoding ?? String(token)
-            if let member = current[key] {
-                current = member
-            } else if case .array(let elements) = current, let index = Int(key), elements.indices.contains(index) {
-                current = elements[index]
-            } else {
-                throw invalid("$ref", at: pointer, "'\(reference)' names nothing in the document")
-            }
+    /// The pointer of the schema a `$ref` names, resolved against the current base URI.
+    func referenceTarget(_ reference: SchemaValue, at pointer: String) throws(SchemaError) -> String {
+        guard case .string(let text) = reference else { throw invalid("$ref", at: pointer, "must be a string") }
+        switch document.resolve(text, base: baseURI) {
+        case .success(let target): return target
+        case .failure(.otherDocument):
+            throw unsupported("$ref", at: pointer, "'\(text)' names another document; only references within the document are followed")
+        case .failure(.missing):
+            throw invalid("$ref", at: pointer, "'\(text)' names nothing in the document")
         }
-        return current
+    }
+
+    /// A schema with its `$ref` replaced by the schema it names, merged with the keywords beside
+    /// it (which apply from 2019-09 on), so that it can be merged with other schemas.
+    mutating func inlined(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> SchemaValue {
+        let schema = try normalized(schema, at: pointer)
+        guard let reference = schema["$ref"] else { return schema }
+        let target = try referenceTarget(reference, at: pointer)
+        guard inliningDepth < 16, document.base(at: target) == baseURI || target == "" else {
+            throw unsupported("$ref", at: pointer, "a reference merged with other constraints must stay in one resource and not cycle")
+        }
+        inliningDepth += 1
+        defer { inliningDepth -= 1 }
+        let resolved = try inlined(document.value(at: target) ?? .bool(false), at: target)
+        let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "$ref" })
+        return try SchemaMerger.merge([siblings, resolved], at: pointer)
+    }
+
+    /// The merge of schemas (an `allOf`, a choice and its siblings), each brought to the 2020-12
+    /// form with its references inlined.
+    mutating func merge(_ parts: [SchemaValue], at pointer: String) throws(SchemaError) -> SchemaValue {
+        var prepared: [SchemaValue] = []
+        for (index, part) in parts.enumerated() {
+            prepared.append(try inlined(part, at: index == 0 ? pointer : pointer + "/allOf/\(index - 1)"))
+        }
+        return try SchemaMerger.merge(prepared, at: pointer)
     }
 }

@@ -1,14 +1,31 @@
-/// The keywords of JSON Schema 2020-12, as this compiler treats them.
+/// The keywords of JSON Schema, as this compiler treats them once a schema has been brought to
+/// the 2020-12 form (``SchemaCompiler/normalized(_:at:)``).
 enum SchemaKeywords {
-    /// Keywords that only annotate; accepted anywhere and ignored.
+    /// Marks a schema object that is already in the 2020-12 form.
+    static let normalizedMarker = "$guided:normalized"
+    /// Internal keywords that complements add: string values excluded (`$guided:notValues`),
+    /// patterns a string must not match (`$guided:notPatterns`), member names an object must not
+    /// have (`$guided:forbidden`).
+    static let notValues = "$guided:notValues"
+    static let notPatterns = "$guided:notPatterns"
+    static let forbiddenNames = "$guided:forbidden"
+
+    /// Keywords that only annotate or identify; accepted anywhere, they constrain nothing.
     static let annotations: Set<String> = [
         "title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly",
-        "contentMediaType", "contentEncoding", "contentSchema", "$schema", "$defs", "definitions", "x-order",
+        "contentMediaType", "contentEncoding", "contentSchema", "$schema", "$defs", "definitions", "x-order", "$id", "id",
+        "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary", normalizedMarker,
     ]
+
+    /// Keywords outside the standard vocabularies that this compiler reads: `x-order` lists the
+    /// order in which properties are generated.
+    static let extensions: Set<String> = ["x-order"]
 
     /// Keywords that constrain each type.
     static let byType: [String: Set<String>] = [
-        "object": ["properties", "required", "additionalProperties"],
+        "object": [
+            "properties", "required", "additionalProperties",
+        ],
         "array": ["items", "prefixItems", "minItems", "maxItems", "uniqueItems"],
         "string": ["minLength", "maxLength", "pattern", "format"],
         "number": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
@@ -18,23 +35,28 @@ enum SchemaKeywords {
     ]
 
     /// Keywords that combine or select schemas.
-    static let applicators: Set<String> = ["type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "not"]
+    static let applicators: Set<String> = [
+        "type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "not",
+    ]
 
-    /// Every keyword the compiler understands.
+    /// Every keyword the compiler enforces or reads as an annotation; any other keyword of the
+    /// draft's vocabulary is refused (or dropped, when lenient).
     static let known: Set<String> = annotations.union(applicators).union(byType.values.joined())
 
     /// The JSON types, `integer` aside (numbers cover it).
     static let types = ["null", "boolean", "number", "string", "array", "object"]
 
-    /// What a keyword unknown to the compiler is, for the error.
+    /// Why a keyword of the vocabulary is not enforced, for the error.
     static func reason(for keyword: String) -> String {
         switch keyword {
-        case "if", "then", "else", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
-            "contains", "minContains", "maxContains", "propertyNames", "patternProperties", "minProperties", "maxProperties",
-            "$dynamicRef", "$dynamicAnchor", "$anchor", "$recursiveRef", "$recursiveAnchor", "$id", "$vocabulary", "dependencies":
-            "cannot be enforced while generating in schema order"
+        case "unevaluatedProperties", "unevaluatedItems":
+            "the evaluated set is not known statically here"
+        case "contains", "minContains", "maxContains":
+            "counting matching elements is not enforced while generating"
+        case "$dynamicRef", "$recursiveRef":
+            "the dynamic scope cannot be resolved statically here"
         default:
-            "unknown to this compiler"
+            "cannot be enforced while generating"
         }
     }
 }
