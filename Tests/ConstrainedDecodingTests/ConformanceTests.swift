@@ -55,6 +55,7 @@ import Testing
                 grammar = compiled
             case .failure(let error):
                 row.refused += 1
+                if ProcessInfo.processInfo.environment["CONFORMANCE_VERBOSE"] != nil { print("refused \(draft)/\(file): \(description): \(error)") }
                 switch error {
                 case .unsupported(let keyword, _, _), .invalid(let keyword, _, _): row.refusedKeywords[keyword.isEmpty ? "(schema)" : keyword, default: 0] += 1
                 case .invalidJSON: row.refusedKeywords["(json)", default: 0] += 1

@@ -76,7 +76,7 @@ struct CodePointAutomaton {
     }
 
     /// Keeps the states that are reachable and can reach acceptance.
-    private static func prune(transitions: [[(set: CodePointSet, target: Int)]], accepting: [Bool], start: Int) -> CodePointAutomaton {
+    static func prune(transitions: [[(set: CodePointSet, target: Int)]], accepting: [Bool], start: Int) -> CodePointAutomaton {
         var live = accepting
         var changed = true
         while changed {

@@ -135,41 +135,7 @@ extension SchemaCompiler {
 
     /// A quoted member name that is none of `names`.
     private mutating func extraName(excluding names: Set<String>) throws(SchemaError) -> Fragment {
-        // A trie of the excluded names; leaving it anywhere, or ending off a name, is allowed.
-        var transitions: [[(set: CodePointSet, target: Int)]] = [[]]
-        var accepting: [Bool] = [true]
-        var children: [[UInt32: Int]] = [[:]]
-        var isName: [Bool] = [false]
-        for name in names {
-            var node = 0
-            for scalar in name.unicodeScalars {
-                if let child = children[node][scalar.value] {
-                    node = child
-                } else {
-                    children.append([:])
-                    isName.append(false)
-                    transitions.append([])
-                    accepting.append(true)
-                    children[node][scalar.value] = children.count - 1
-                    node = children.count - 1
-                }
-            }
-            isName[node] = true
-        }
-        let free = transitions.count
-        transitions.append([(CodePointSet.all, free)])
-        accepting.append(true)
-        for node in 0..<free {
-            accepting[node] = !isName[node]
-            var listed = CodePointSet.empty
-            for (scalar, child) in children[node] {
-                transitions[node].append((CodePointSet(scalar), child))
-                listed = listed.union(CodePointSet(scalar))
-            }
-            let others = CodePointSet.all.subtracting(listed)
-            if !others.isEmpty { transitions[node].append((others, free)) }
-        }
-        let automaton = CodePointAutomaton(transitions: transitions, accepting: accepting, start: 0)
+        let automaton = CodePointAutomaton.excluding(names.sorted())
         let quote = UInt8(ascii: "\"")
         let contents = try JSONStringSpelling.fragment(of: automaton, spelling: .jsonString, in: &builder)
         return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])

@@ -24,37 +24,9 @@ extension SchemaCompiler {
         let minimumLength = try count("minLength", of: schema, at: pointer) ?? 0
         let maximumLength = try count("maxLength", of: schema, at: pointer)
         if let maximumLength, maximumLength < minimumLength { return nil }
-        var pattern: RegexNode?
-        var keyword = "pattern"
-        if let value = schema["pattern"] {
-            guard case .string(let text) = value else { throw invalid("pattern", at: pointer, "must be a string") }
-            do {
-                pattern = try RegexParser.patternLanguage(text)
-            } catch {
-                try refuse("pattern", at: pointer, error.reason)
-            }
-        }
-        if options.assertsFormats, let value = schema["format"] {
-            guard case .string(let name) = value else { throw invalid("format", at: pointer, "must be a string") }
-            if let regex = Self.formats[name] {
-                guard pattern == nil else {
-                    throw unsupported("format", at: pointer, "a format together with a pattern is not supported")
-                }
-                keyword = "format"
-                pattern = try? RegexParser.wholeMatchLanguage(regex)
-            } else {
-                try refuse("format", at: pointer, "the format '\(name)' is not one of \(Self.formats.keys.sorted().joined(separator: ", "))")
-            }
-        }
         let quote = UInt8(ascii: "\"")
         let contents: Fragment
-        if let pattern {
-            let automaton: CodePointAutomaton
-            do {
-                automaton = try CodePointAutomaton(pattern, minimumLength: minimumLength, maximumLength: maximumLength)
-            } catch {
-                throw unsupported(keyword, at: pointer, error.reason)
-            }
+        if let automaton = try stringAutomaton(schema, at: pointer) {
             if automaton.isEmpty { return nil }
             contents = try JSONStringSpelling.fragment(of: automaton, spelling: .jsonString, in: &builder)
         } else {
@@ -70,5 +42,53 @@ extension SchemaCompiler {
             }
         }
         return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])
+    }
+
+    /// The automaton of the strings a schema allows (its `pattern`, asserted `format`, lengths,
+    /// and the exclusions that complements add), or `nil` when only lengths constrain them and a
+    /// plain repetition of characters does.
+    mutating func stringAutomaton(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> CodePointAutomaton? {
+        let minimumLength = try count("minLength", of: schema, at: pointer) ?? 0
+        let maximumLength = try count("maxLength", of: schema, at: pointer)
+        var patterns: [(keyword: String, node: RegexNode)] = []
+        if let value = schema["pattern"] {
+            guard case .string(let text) = value else { throw invalid("pattern", at: pointer, "must be a string") }
+            do {
+                patterns.append(("pattern", try RegexParser.patternLanguage(text)))
+            } catch {
+                try refuse("pattern", at: pointer, error.reason)
+            }
+        }
+        if let value = schema["format"] {
+            guard case .string(let name) = value else { throw invalid("format", at: pointer, "must be a string") }
+            if options.assertsFormats, let regex = Self.formats[name], let node = try? RegexParser.wholeMatchLanguage(regex) {
+                patterns.append(("format", node))
+            } else {
+                // Formats are annotations unless asserted, and unknown ones always are.
+                noteAnnotation("format", at: pointer)
+            }
+        }
+        var excludedPatterns: [RegexNode] = []
+        for value in schema[SchemaKeywords.notPatterns]?.arrayValue ?? [] {
+            guard let text = value.stringValue, let node = try? RegexParser.patternLanguage(text) else {
+                throw unsupported("not", at: pointer, "a pattern to exclude cannot be read")
+            }
+            excludedPatterns.append(node)
+        }
+        let excludedValues = (schema[SchemaKeywords.notValues]?.arrayValue ?? []).compactMap(\.stringValue)
+        guard !patterns.isEmpty || !excludedPatterns.isEmpty || !excludedValues.isEmpty else { return nil }
+        var keyword = patterns.first?.keyword ?? "not"
+        do {
+            var automaton = try CodePointAutomaton.of(patterns.first?.node, minimumLength: minimumLength, maximumLength: maximumLength)
+            for (name, node) in patterns.dropFirst() {
+                keyword = name
+                automaton = try automaton.intersection(try CodePointAutomaton.of(node))
+            }
+            keyword = "not"
+            for node in excludedPatterns { automaton = try automaton.subtracting(try CodePointAutomaton.of(node)) }
+            return automaton.subtractingNames(excludedValues)
+        } catch {
+            throw unsupported(keyword, at: pointer, error.reason)
+        }
     }
 }

@@ -177,7 +177,7 @@ struct SchemaCompiler {
         case .array(let values): names = values.compactMap(\.stringValue)
         default: throw invalid("type", at: pointer, "must be a type name or an array of them")
         }
-        guard !names.isEmpty, names.allSatisfy({ SchemaKeywords.byType[$0] != nil }) else {
+        guard names.allSatisfy({ SchemaKeywords.byType[$0] != nil }) else {
             throw invalid("type", at: pointer, "must name JSON types")
         }
         // A number covers the integers.
@@ -230,22 +230,63 @@ struct SchemaCompiler {
         let schema = try normalized(schema, at: pointer)
         guard let reference = schema["$ref"] else { return schema }
         let target = try referenceTarget(reference, at: pointer)
-        guard inliningDepth < 16, document.base(at: target) == baseURI || target == "" else {
-            throw unsupported("$ref", at: pointer, "a reference merged with other constraints must stay in one resource and not cycle")
+        guard inliningDepth < 16 else {
+            throw unsupported("$ref", at: pointer, "references merged with other constraints lead round in a cycle")
         }
         inliningDepth += 1
         defer { inliningDepth -= 1 }
-        let resolved = try inlined(document.value(at: target) ?? .bool(false), at: target)
+        var resolved = document.value(at: target) ?? .bool(false)
+        // Moved out of its resource, the target's references must not depend on the base URI.
+        if document.base(at: target) != baseURI { resolved = absolutized(resolved, base: document.base(at: target)) }
+        resolved = try inlined(resolved, at: target)
         let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "$ref" })
         return try SchemaMerger.merge([siblings, resolved], at: pointer)
     }
 
+    /// The schema with every `$ref` in it made absolute, and its identifiers dropped.
+    func absolutized(_ schema: SchemaValue, base inherited: String) -> SchemaValue {
+        guard case .object(let members) = schema else { return schema }
+        var base = inherited
+        let identifierKeyword = document.draft.identifierKeyword
+        if let identifier = schema[identifierKeyword]?.stringValue, !identifier.hasPrefix("#") {
+            base = URIReference.splitFragment(URIReference.resolve(identifier, against: base)).0
+        }
+        let subschemaKeywords = Dictionary(document.draft.subschemaKeywords, uniquingKeysWith: { first, _ in first })
+        var result: [(key: String, value: SchemaValue)] = []
+        for (key, value) in members where key != identifierKeyword {
+            if key == "$ref", let reference = value.stringValue {
+                result.append((key, .string(URIReference.resolve(reference, against: base))))
+                continue
+            }
+            switch (subschemaKeywords[key], value) {
+            case (.single?, _), (.singleOrList?, .object), (.singleOrList?, .bool):
+                result.append((key, absolutized(value, base: base)))
+            case (.list?, .array(let elements)), (.singleOrList?, .array(let elements)):
+                result.append((key, .array(elements.map { absolutized($0, base: base) })))
+            case (.map?, .object(let entries)):
+                result.append((key, .object(entries.map { ($0.key, absolutized($0.value, base: base)) })))
+            default:
+                result.append((key, value))
+            }
+        }
+        return .object(result)
+    }
+
     /// The merge of schemas (an `allOf`, a choice and its siblings), each brought to the 2020-12
-    /// form with its references inlined.
+    /// form with its references inlined, and nested `allOf`s flattened.
     mutating func merge(_ parts: [SchemaValue], at pointer: String) throws(SchemaError) -> SchemaValue {
         var prepared: [SchemaValue] = []
+        func add(_ part: SchemaValue, at partPointer: String, _ compiler: inout SchemaCompiler) throws(SchemaError) {
+            let part = try compiler.inlined(part, at: partPointer)
+            guard case .array(let nested)? = part["allOf"], prepared.count < 256 else {
+                prepared.append(part)
+                return
+            }
+            prepared.append(.object((part.objectMembers ?? []).filter { $0.key != "allOf" }))
+            for (index, element) in nested.enumerated() { try add(element, at: partPointer + "/allOf/\(index)", &compiler) }
+        }
         for (index, part) in parts.enumerated() {
-            prepared.append(try inlined(part, at: index == 0 ? pointer : pointer + "/allOf/\(index - 1)"))
+            try add(part, at: index == 0 ? pointer : pointer + "/allOf/\(index - 1)", &self)
         }
         return try SchemaMerger.merge(prepared, at: pointer)
     }

@@ -1,37 +1,75 @@
 /// Merges the schemas of an `allOf` (or a choice and its siblings) into one, where that can be
-/// done exactly: keywords that only one schema has are kept; the same keyword with the same value
-/// is kept once; `properties` (distinct names) and `required` are united; `type`s intersected;
-/// bounds tightened. Anything else is refused, naming `allOf`.
+/// done exactly. Keywords that only one schema has are kept; the same keyword with the same value
+/// once. Subschemas that meet (the same property, the same position, two `additionalProperties`)
+/// become an `allOf` of both, compiled in turn; `additionalProperties` and `items` are first
+/// spelt out for the properties and positions the other schemas name, since they only look at
+/// their own schema's. `required` is united, `type` and `enum` intersected, bounds tightened,
+/// two `anyOf` distributed. Anything else is refused, naming `allOf`.
 enum SchemaMerger {
+    /// The most alternatives that distributing two `anyOf`s may give.
+    static let maximumDistributedChoices = 64
+
     static func merge(_ schemas: [SchemaValue], at pointer: String) throws(SchemaError) -> SchemaValue {
-        var merged: [(key: String, value: SchemaValue)] = []
         func refuse(_ reason: String) -> SchemaError {
             .unsupported(keyword: "allOf", pointer: pointer + "/allOf", reason: reason)
         }
-        // `additionalProperties` and `items` look only at the `properties` and `prefixItems` of
-        // their own schema; merging across schemas would change what they mean.
-        for (dependent, sources) in [("additionalProperties", ["properties"]), ("items", ["prefixItems"])] {
-            let owners = schemas.filter { $0[dependent] != nil }
-            let others = schemas.filter { schema in sources.contains { schema[$0] != nil } && schema[dependent] == nil }
-            if !owners.isEmpty && !others.isEmpty { throw refuse("'\(dependent)' beside \(sources[0]) of another schema") }
-        }
+        var objects: [[(key: String, value: SchemaValue)]] = []
         for schema in schemas {
             switch schema {
             case .bool(true): continue
             case .bool(false): return .bool(false)
             case .object(let members):
-                if members.contains(where: { $0.key == "allOf" }) {
-                    guard case .array(let nested)? = schema["allOf"] else { throw refuse("a nested allOf must be an array") }
-                    let flattened = try merge([.object(members.filter { $0.key != "allOf" })] + nested, at: pointer)
-                    merged = try combine(merged, flattened.objectMembers ?? [], refuse: refuse)
+                if let nested = schema["allOf"] {
+                    guard case .array(let parts) = nested else { throw refuse("a nested allOf must be an array") }
+                    let flattened = try merge([.object(members.filter { $0.key != "allOf" })] + parts, at: pointer)
+                    if case .bool(false) = flattened { return .bool(false) }
+                    objects.append(flattened.objectMembers ?? [])
                 } else {
-                    merged = try combine(merged, members, refuse: refuse)
+                    objects.append(members)
                 }
             default:
                 throw refuse("its schemas must be objects or Booleans")
             }
         }
+        guard objects.count > 1 else { return .object(objects.first ?? []) }
+        objects = try localized(objects, refuse: refuse)
+        var merged: [(key: String, value: SchemaValue)] = []
+        for members in objects { merged = try combine(merged, members, refuse: refuse) }
         return .object(merged)
+    }
+
+    /// Spells out each schema's `additionalProperties` for the properties that only other schemas
+    /// name, and its `items` for the positions that only other schemas' `prefixItems` name.
+    private static func localized(
+        _ objects: [[(key: String, value: SchemaValue)]], refuse: (String) -> SchemaError
+    ) throws(SchemaError) -> [[(key: String, value: SchemaValue)]] {
+        func value(_ members: [(key: String, value: SchemaValue)], _ key: String) -> SchemaValue? {
+            members.last { $0.key == key }?.value
+        }
+        let allNames = objects.flatMap { value($0, "properties")?.objectMembers?.map(\.key) ?? [] }
+        let longestPrefix = objects.map { value($0, "prefixItems")?.arrayValue?.count ?? 0 }.max() ?? 0
+        return try objects.map { (members) throws(SchemaError) in
+            var members = members
+            if let extra = value(members, "additionalProperties") {
+                var properties = value(members, "properties")?.objectMembers ?? []
+                let missing = allNames.filter { name in !properties.contains { $0.key == name } }
+                if !missing.isEmpty {
+                    if value(members, "patternProperties") != nil {
+                        throw refuse("'additionalProperties' beside patternProperties, with properties named in another schema")
+                    }
+                    var seen = Set<String>()
+                    for name in missing where seen.insert(name).inserted { properties.append((name, extra)) }
+                    members.removeAll { $0.key == "properties" }
+                    members.append(("properties", .object(properties)))
+                }
+            }
+            let prefix = value(members, "prefixItems")?.arrayValue ?? []
+            if prefix.count < longestPrefix, let rest = value(members, "items") ?? .bool(true) as SchemaValue? {
+                members.removeAll { $0.key == "prefixItems" }
+                members.append(("prefixItems", .array(prefix + Array(repeating: rest, count: longestPrefix - prefix.count))))
+            }
+            return members
+        }
     }
 
     private static func combine(
@@ -46,29 +84,80 @@ enum SchemaMerger {
             let current = result[index].value
             if current == value || SchemaKeywords.annotations.contains(key) { continue }
             switch key {
-            case "properties":
-                guard let left = current.objectMembers, let right = value.objectMembers,
-                    Set(left.map(\.key)).isDisjoint(with: right.map(\.key))
-                else { throw refuse("the same property is constrained twice") }
-                result[index].value = .object(left + right)
+            case "properties", "patternProperties", "dependentSchemas":
+                guard let left = current.objectMembers, let right = value.objectMembers else { throw refuse("'\(key)' must be an object") }
+                var members = left
+                for (name, schema) in right {
+                    if let at = members.firstIndex(where: { $0.key == name }) {
+                        members[at].value = both(members[at].value, schema)
+                    } else {
+                        members.append((name, schema))
+                    }
+                }
+                result[index].value = .object(members)
+            case "prefixItems":
+                let left = current.arrayValue ?? []
+                let right = value.arrayValue ?? []
+                result[index].value = .array((0..<max(left.count, right.count)).map { position in
+                    position < left.count && position < right.count ? both(left[position], right[position])
+                        : position < left.count ? left[position] : right[position]
+                })
+            case "additionalProperties", "items", "propertyNames":
+                result[index].value = both(current, value)
             case "required":
                 let names = (current.arrayValue ?? []) + (value.arrayValue ?? []).filter { !(current.arrayValue ?? []).contains($0) }
                 result[index].value = .array(names)
+            case "dependentRequired":
+                guard let left = current.objectMembers, let right = value.objectMembers else { throw refuse("'\(key)' must be an object") }
+                var members = left
+                for (name, names) in right {
+                    if let at = members.firstIndex(where: { $0.key == name }) {
+                        let known = members[at].value.arrayValue ?? []
+                        members[at].value = .array(known + (names.arrayValue ?? []).filter { !known.contains($0) })
+                    } else {
+                        members.append((name, names))
+                    }
+                }
+                result[index].value = .object(members)
             case "type":
                 let left = typeNames(current)
                 let right = typeNames(value)
                 let common = left.filter { right.contains($0) || ($0 == "integer" && right.contains("number")) }
                     + right.filter { $0 == "integer" && left.contains("number") && !left.contains("integer") }
                 result[index].value = .array(common.map(SchemaValue.string))
-            case "minimum", "exclusiveMinimum", "minLength", "minItems":
+            case "enum":
+                let right = value.arrayValue ?? []
+                result[index].value = .array((current.arrayValue ?? []).filter { right.contains($0) })
+            case "const":
+                // Two different constants: nothing matches both.
+                return [("enum", .array([]))]
+            case "uniqueItems":
+                result[index].value = .bool(true)
+            case "not":
+                result[index].value = .object([("anyOf", .array([current, value]))])
+            case "anyOf":
+                let left = current.arrayValue ?? []
+                let right = value.arrayValue ?? []
+                guard left.count * right.count <= maximumDistributedChoices else { throw refuse("two anyOf give too many combinations") }
+                result[index].value = .array(left.flatMap { a in right.map { b in .object([("allOf", .array([a, b]))]) } })
+            case "minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains":
                 result[index].value = extreme(current, value, largest: true)
-            case "maximum", "exclusiveMaximum", "maxLength", "maxItems":
+            case "maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains":
                 result[index].value = extreme(current, value, largest: false)
             default:
                 throw refuse("'\(key)' is given different values")
             }
         }
         return result
+    }
+
+    /// A schema that both must match, compiled (and merged) when it is reached.
+    private static func both(_ left: SchemaValue, _ right: SchemaValue) -> SchemaValue {
+        if case .bool(true) = left { return right }
+        if case .bool(true) = right { return left }
+        if case .bool(false) = left { return left }
+        if case .bool(false) = right { return right }
+        return .object([("allOf", .array([left, right]))])
     }
 
     private static func typeNames(_ value: SchemaValue) -> [String] {
