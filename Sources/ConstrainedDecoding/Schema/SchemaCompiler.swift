@@ -67,13 +67,16 @@ struct SchemaCompiler {
         return GrammarTemplate(nfa: CompactNFA(builder.nfa), start: fragment.start, end: fragment.end)
     }
 
-    /// The id of the definition at `pointer`, scheduling its compilation the first time.
-    mutating func definition(_ pointer: String, schema: SchemaValue) -> Int32 {
-        if let id = definitionIDs[pointer] { return id }
+    /// The id of the definition at `pointer` (or of `schema`, under `key`), scheduling its
+    /// compilation the first time.
+    mutating func definition(_ pointer: String, schema: SchemaValue, key: String? = nil) -> Int32 {
+        let key = key ?? pointer
+        if let id = definitionIDs[key] { return id }
         let id = definitionCount
         definitionCount += 1
-        definitionIDs[pointer] = id
-        pendingDefinitions.append((id, pointer, schema, pointer == Self.anyValuePointer ? baseURI : document.base(at: pointer)))
+        definitionIDs[key] = id
+        let base = pointer == Self.anyValuePointer || key != pointer ? baseURI : document.base(at: pointer)
+        pendingDefinitions.append((id, pointer, schema, base))
         return id
     }
 

@@ -24,10 +24,11 @@ enum SchemaKeywords {
     /// Keywords that constrain each type.
     static let byType: [String: Set<String>] = [
         "object": [
-            "properties", "required", "additionalProperties",
+            "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties",
+            "maxProperties", forbiddenNames,
         ],
         "array": ["items", "prefixItems", "minItems", "maxItems", "uniqueItems"],
-        "string": ["minLength", "maxLength", "pattern", "format"],
+        "string": ["minLength", "maxLength", "pattern", "format", notValues, notPatterns],
         "number": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
         "integer": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
         "boolean": [],
@@ -36,7 +37,7 @@ enum SchemaKeywords {
 
     /// Keywords that combine or select schemas.
     static let applicators: Set<String> = [
-        "type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "not",
+        "type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "not", "dependentRequired", "dependentSchemas",
     ]
 
     /// Every keyword the compiler enforces or reads as an annotation; any other keyword of the

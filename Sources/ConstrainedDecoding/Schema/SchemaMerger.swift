@@ -104,7 +104,7 @@ enum SchemaMerger {
                 })
             case "additionalProperties", "items", "propertyNames":
                 result[index].value = both(current, value)
-            case "required":
+            case "required", SchemaKeywords.forbiddenNames, SchemaKeywords.notValues, SchemaKeywords.notPatterns:
                 let names = (current.arrayValue ?? []) + (value.arrayValue ?? []).filter { !(current.arrayValue ?? []).contains($0) }
                 result[index].value = .array(names)
             case "dependentRequired":

@@ -1,0 +1,319 @@
+/// Objects: named properties in schema order, then further members (`patternProperties`,
+/// `additionalProperties`), names limited by `propertyNames`, counts by `minProperties` and
+/// `maxProperties`, and `dependentRequired`/`dependentSchemas` by splitting on which trigger
+/// properties are present.
+extension SchemaCompiler {
+    /// The most trigger properties of `dependentRequired` and `dependentSchemas` an object may
+    /// have (each doubles the object's automaton), and the most patterns that may overlap.
+    static let maximumTriggers = 4
+    static let maximumOverlappingPatterns = 3
+    /// The largest member count that `minProperties`/`maxProperties` may make the automaton count to.
+    static let maximumCountedProperties = 24
+
+    mutating func compileObject(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        if schema["dependentRequired"] != nil || schema["dependentSchemas"] != nil {
+            return try compileDependencies(schema, at: pointer)
+        }
+        var properties = schema["properties"]?.objectMembers ?? []
+        if let order = schema["x-order"]?.arrayValue?.compactMap(\.stringValue) {
+            properties.sort { (order.firstIndex(of: $0.key) ?? .max) < (order.firstIndex(of: $1.key) ?? .max) }
+        }
+        let requiredNames = schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let required = Set(requiredNames)
+        let forbidden = Set(schema[SchemaKeywords.forbiddenNames]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let names = try propertyNameAutomaton(schema, at: pointer)
+        let patterns = try patternAutomata(schema, at: pointer)
+        let additional: SchemaValue? = switch schema["additionalProperties"] {
+        case .bool(false)?: nil
+        case let value?: value
+        case nil: options.extraProperties == .allow ? .bool(true) : nil
+        }
+
+        // The members this object may name: listed properties, then required names not listed.
+        var members: [(name: String, schema: SchemaValue, pointer: String, isRequired: Bool)] = []
+        for (name, propertySchema) in properties where !members.contains(where: { $0.name == name }) {
+            members.append((name, propertySchema, pointer + "/properties/" + SchemaDocument.escape(name), required.contains(name)))
+        }
+        for name in requiredNames where !members.contains(where: { $0.name == name }) {
+            // Not listed: the schema of the patterns it matches, else of additional properties.
+            members.append((name, schema["additionalProperties"] ?? .bool(true), pointer + "/required", true))
+        }
+        var effective: [(name: String, schema: SchemaValue, pointer: String, isRequired: Bool)] = []
+        for member in members {
+            let allowed = !forbidden.contains(member.name) && (names?.accepts(member.name) ?? true)
+            guard allowed else {
+                if member.isRequired { return nil }
+                continue
+            }
+            let matching = patterns.filter { $0.automaton.accepts(member.name) }.map(\.schema)
+            let isListed = properties.contains { $0.key == member.name }
+            var parts = isListed || matching.isEmpty ? [member.schema] : []
+            parts += matching
+            let value = parts.count == 1 ? parts[0] : .object([("allOf", .array(parts))])
+            effective.append((member.name, value, member.pointer, member.isRequired))
+        }
+
+        // Further members: one class of names per combination of the patterns they match.
+        var universe = names ?? .anyString
+        universe = universe.subtractingNames(members.map(\.name) + forbidden.sorted())
+        var extraClasses: [(names: CodePointAutomaton, schema: SchemaValue, pointer: String)] = []
+        do {
+            extraClasses = try memberClasses(universe: universe, patterns: patterns, additional: additional, at: pointer)
+        } catch {
+            throw unsupported("patternProperties", at: pointer, error.reason)
+        }
+
+        // Counting: lane c holds "c members written" (the last lane: at least that many, when
+        // there is no maximum).
+        let requiredCount = effective.filter(\.isRequired).count
+        let mostPossible = extraClasses.isEmpty ? effective.count : Int.max
+        var minimum = try count("minProperties", of: schema, at: pointer) ?? 0
+        var maximum = try count("maxProperties", of: schema, at: pointer)
+        if minimum <= requiredCount { minimum = 0 }
+        if let bound = maximum, bound >= mostPossible { maximum = nil }
+        if let maximum, maximum < requiredCount || maximum < minimum { return nil }
+        if minimum > mostPossible { return nil }
+        let lastLane = max(1, maximum ?? minimum)
+        guard lastLane <= Self.maximumCountedProperties else {
+            throw unsupported(maximum != nil ? "maxProperties" : "minProperties", at: pointer, "counts above \(Self.maximumCountedProperties) are not supported")
+        }
+        let sharesValues = lastLane > 1
+        func canWrite(_ lane: Int) -> Bool { maximum.map { lane < $0 } ?? true }
+
+        let open = try builder.sequence([try builder.literal("{".utf8), try whitespace()])
+        var lanes = [Int32?](repeating: nil, count: lastLane + 1)
+        lanes[0] = open.end
+        for member in effective {
+            var next = [Int32?](repeating: nil, count: lastLane + 1)
+            func state(_ lane: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Int32 {
+                if let existing = next[lane] { return existing }
+                let created = try compiler.builder.newState()
+                next[lane] = created
+                return created
+            }
+            for lane in 0...lastLane {
+                guard let from = lanes[lane] else { continue }
+                if !member.isRequired { builder.epsilon(from, try state(lane, &self)) }
+                guard canWrite(lane) else { continue }
+                guard let path = try memberPath(key: try quotedKey(member.name), afterComma: lane > 0, value: member.schema, at: member.pointer, shared: sharesValues)
+                else { continue }
+                builder.epsilon(from, path.start)
+                builder.epsilon(path.end, try state(min(lane + 1, lastLane), &self))
+            }
+            lanes = next
+        }
+        // Further members, in any number, after the named ones.
+        if !extraClasses.isEmpty {
+            for lane in 0...lastLane where canWrite(lane) {
+                guard let from = lanes[lane] else { continue }
+                let target = min(lane + 1, lastLane)
+                if lanes[target] == nil { lanes[target] = try builder.newState() }
+                guard let to = lanes[target] else { continue }
+                for extra in extraClasses {
+                    let key = try quotedString(extra.names)
+                    guard let path = try memberPath(key: key, afterComma: lane > 0, value: extra.schema, at: extra.pointer, shared: sharesValues)
+                    else { continue }
+                    builder.epsilon(from, path.start)
+                    builder.epsilon(path.end, to)
+                }
+            }
+        }
+        let close = try builder.sequence([try whitespace(), try builder.literal("}".utf8)])
+        var closes = false
+        for lane in minimum...lastLane {
+            guard let from = lanes[lane] else { continue }
+            builder.epsilon(from, close.start)
+            closes = true
+        }
+        return closes ? Fragment(start: open.start, end: close.end) : nil
+    }
+
+    /// `,"key":value` (the comma when a member came before), or `nil` when the value can be
+    /// nothing. With `shared`, the value is a call of a definition, so that several lanes do
+    /// not each copy it.
+    private mutating func memberPath(key: Fragment, afterComma: Bool, value: SchemaValue, at pointer: String, shared: Bool) throws(SchemaError) -> Fragment? {
+        let valueFragment: Fragment?
+        if shared, case .object = value {
+            valueFragment = try builder.call(definition(pointer, schema: value, key: pointer + "#" + value.json))
+        } else {
+            valueFragment = try compile(value, at: pointer)
+        }
+        guard let valueFragment else { return nil }
+        var parts = afterComma ? [try token(",")] : []
+        parts += [key, try token(":"), valueFragment]
+        return try builder.sequence(parts)
+    }
+
+    private mutating func quotedKey(_ name: String) throws(SchemaError) -> Fragment {
+        try builder.literal(SchemaValue.quoted(name).utf8)
+    }
+
+    /// A quoted string of the automaton's language.
+    mutating func quotedString(_ automaton: CodePointAutomaton) throws(SchemaError) -> Fragment {
+        let quote = UInt8(ascii: "\"")
+        let contents = try JSONStringSpelling.fragment(of: automaton, spelling: .jsonString, in: &builder)
+        return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])
+    }
+
+    /// The classes of further member names, each with the schema its values must match: per
+    /// combination of matching patterns (the schemas of all of them), and the names no pattern
+    /// matches (`additionalProperties`, when further members are allowed).
+    private func memberClasses(
+        universe: CodePointAutomaton, patterns: [(automaton: CodePointAutomaton, schema: SchemaValue, pointer: String)],
+        additional: SchemaValue?, at pointer: String
+    ) throws(RegexError) -> [(names: CodePointAutomaton, schema: SchemaValue, pointer: String)] {
+        var classes: [(names: CodePointAutomaton, schema: SchemaValue, pointer: String)] = []
+        var unmatched = universe
+        for pattern in patterns { unmatched = try unmatched.subtracting(pattern.automaton) }
+        if let additional, case .bool(false) = additional {} else if let additional, !unmatched.isEmpty {
+            classes.append((unmatched, additional, pointer + "/additionalProperties"))
+        }
+        guard !patterns.isEmpty else { return classes }
+        var disjoint = true
+        for first in patterns.indices {
+            for second in patterns.indices where second > first {
+                if !(try patterns[first].automaton.intersection(patterns[second].automaton)).isEmpty { disjoint = false }
+            }
+        }
+        if disjoint {
+            for pattern in patterns {
+                let names = try universe.intersection(pattern.automaton)
+                if !names.isEmpty { classes.append((names, pattern.schema, pattern.pointer)) }
+            }
+            return classes
+        }
+        guard patterns.count <= Self.maximumOverlappingPatterns else {
+            throw RegexError(reason: "more than \(Self.maximumOverlappingPatterns) overlapping patterns")
+        }
+        for subset in 1..<(1 << patterns.count) {
+            var names = universe
+            var schemas: [SchemaValue] = []
+            for (index, pattern) in patterns.enumerated() {
+                if subset & (1 << index) != 0 {
+                    names = try names.intersection(pattern.automaton)
+                    schemas.append(pattern.schema)
+                } else {
+                    names = try names.subtracting(pattern.automaton)
+                }
+            }
+            guard !names.isEmpty else { continue }
+            let schema = schemas.count == 1 ? schemas[0] : .object([("allOf", .array(schemas))])
+            classes.append((names, schema, pointer + "/patternProperties"))
+        }
+        return classes
+    }
+
+    /// The automata of `patternProperties`, with their schemas.
+    private mutating func patternAutomata(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> [(automaton: CodePointAutomaton, schema: SchemaValue, pointer: String)] {
+        guard let value = schema["patternProperties"] else { return [] }
+        guard case .object(let entries) = value else { throw invalid("patternProperties", at: pointer, "must be an object") }
+        var result: [(automaton: CodePointAutomaton, schema: SchemaValue, pointer: String)] = []
+        for (pattern, patternSchema) in entries {
+            do {
+                let automaton = try CodePointAutomaton.of(try RegexParser.patternLanguage(pattern))
+                result.append((automaton, patternSchema, pointer + "/patternProperties/" + SchemaDocument.escape(pattern)))
+            } catch {
+                try refuse("patternProperties", at: pointer, "'\(pattern)': \(error.reason)")
+            }
+        }
+        return result
+    }
+
+    /// The automaton of the member names `propertyNames` allows, or `nil` when it allows any.
+    private mutating func propertyNameAutomaton(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> CodePointAutomaton? {
+        guard let value = schema["propertyNames"] else { return nil }
+        let namePointer = pointer + "/propertyNames"
+        let names = try inlined(value, at: namePointer)
+        switch names {
+        case .bool(true): return nil
+        case .bool(false): return CodePointAutomaton.anyString.emptied
+        default: break
+        }
+        let allowed: Set<String> = ["type", "pattern", "minLength", "maxLength", "format", "enum", "const", SchemaKeywords.notValues, SchemaKeywords.notPatterns]
+        for (key, _) in names.objectMembers ?? [] where !allowed.contains(key) && !SchemaKeywords.annotations.contains(key) {
+            try refuse("propertyNames", at: pointer, "'\(key)' on member names cannot be enforced")
+        }
+        if let types = try? allowedTypes(names, at: namePointer), !types.contains("string") { return CodePointAutomaton.anyString.emptied }
+        var automaton = try stringAutomaton(names, at: namePointer)
+            ?? (try? CodePointAutomaton.of(nil, minimumLength: count("minLength", of: names, at: namePointer) ?? 0,
+                maximumLength: count("maxLength", of: names, at: namePointer)))
+            ?? .anyString
+        var literals: [String]?
+        if let constant = names["const"] { literals = [constant.stringValue].compactMap { $0 } }
+        if let choices = names["enum"]?.arrayValue {
+            let strings = choices.compactMap(\.stringValue)
+            literals = literals.map { $0.filter(strings.contains) } ?? strings
+        }
+        if let literals {
+            // Only these names: the automaton less everything but them.
+            automaton = (try? automaton.subtracting(CodePointAutomaton.excluding(literals))) ?? automaton.emptied
+        }
+        return automaton
+    }
+
+    /// `dependentRequired` and `dependentSchemas`: one object per set of trigger properties that
+    /// are present, where those triggers and what they need are required and the other triggers
+    /// are absent. The variants share no value, so their union is exact.
+    private mutating func compileDependencies(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        let dependentRequired = schema["dependentRequired"]?.objectMembers ?? []
+        let dependentSchemas = schema["dependentSchemas"]?.objectMembers ?? []
+        var required = schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        var base = (schema.objectMembers ?? []).filter { !["dependentRequired", "dependentSchemas", "required"].contains($0.key) }
+        var extraSchemas: [SchemaValue] = []
+        // Triggers that are required apply unconditionally, and may make others required in turn.
+        var changed = true
+        var applied = Set<String>()
+        while changed {
+            changed = false
+            for name in required where !applied.contains(name) {
+                applied.insert(name)
+                changed = true
+                for (trigger, names) in dependentRequired where trigger == name {
+                    for needed in names.arrayValue?.compactMap(\.stringValue) ?? [] where !required.contains(needed) { required.append(needed) }
+                }
+                for (trigger, dependent) in dependentSchemas where trigger == name { extraSchemas.append(dependent) }
+            }
+        }
+        let triggers = Array(Set(dependentRequired.map(\.key) + dependentSchemas.map(\.key)).subtracting(required)).sorted()
+        let keyword = dependentSchemas.isEmpty ? "dependentRequired" : "dependentSchemas"
+        guard triggers.count <= Self.maximumTriggers else {
+            throw unsupported(keyword, at: pointer, "more than \(Self.maximumTriggers) trigger properties are not supported")
+        }
+        base.removeAll { $0.key == "type" }
+        base.append(("type", .string("object")))
+        var fragments: [Fragment] = []
+        for subset in 0..<(1 << triggers.count) {
+            var variantRequired = required
+            var absent: [SchemaValue] = []
+            var parts = extraSchemas
+            for (index, trigger) in triggers.enumerated() {
+                guard subset & (1 << index) != 0 else {
+                    absent.append(.string(trigger))
+                    continue
+                }
+                if !variantRequired.contains(trigger) { variantRequired.append(trigger) }
+                for (name, names) in dependentRequired where name == trigger {
+                    for needed in names.arrayValue?.compactMap(\.stringValue) ?? [] where !variantRequired.contains(needed) { variantRequired.append(needed) }
+                }
+                for (name, dependent) in dependentSchemas where name == trigger { parts.append(dependent) }
+            }
+            var variant = base
+            variant.append(("required", .array(variantRequired.map(SchemaValue.string))))
+            if !absent.isEmpty {
+                let known = schema[SchemaKeywords.forbiddenNames]?.arrayValue ?? []
+                variant.removeAll { $0.key == SchemaKeywords.forbiddenNames }
+                variant.append((SchemaKeywords.forbiddenNames, .array(known + absent)))
+            }
+            // A name both required and absent: this variant has no object.
+            if variantRequired.contains(where: { absent.contains(.string($0)) }) { continue }
+            let merged = try merge([.object(variant)] + parts, at: pointer)
+            if let fragment = try compile(merged, at: pointer) { fragments.append(fragment) }
+        }
+        return fragments.isEmpty ? nil : try builder.alternation(fragments)
+    }
+}
+
+extension CodePointAutomaton {
+    /// An automaton that accepts nothing.
+    var emptied: CodePointAutomaton { CodePointAutomaton(transitions: [], accepting: [], start: 0) }
+}
