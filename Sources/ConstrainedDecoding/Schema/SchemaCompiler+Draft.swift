@@ -15,7 +15,7 @@ extension SchemaCompiler {
         for (key, value) in members {
             // Before 2019-09, the siblings of `$ref` are ignored (an `$id` beside it too).
             if referenceOnly && key != "$ref" { continue }
-            if vocabulary.contains(key) || SchemaKeywords.extensions.contains(key) {
+            if vocabulary.contains(key) || SchemaKeywords.extensions.contains(key) || SchemaKeywords.internal.contains(key) {
                 result.append((key, value))
             } else {
                 noteAnnotation(key, at: pointer)

@@ -1,15 +1,20 @@
 /// Choices, literal values, numbers and "any value".
 extension SchemaCompiler {
     /// `anyOf` and `oneOf`: the alternatives, each joined with the schema's other keywords.
-    /// `oneOf` is accepted only when its alternatives cannot overlap (distinct types, or distinct
-    /// literal values), since an automaton cannot enforce "exactly one".
+    /// A `oneOf` whose alternatives may overlap is enforced through their complements
+    /// (``compileExclusiveChoice(_:siblings:at:)``), or refused.
     mutating func compileChoice(_ keyword: String, _ choices: SchemaValue, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         guard case .array(let alternatives) = choices, !alternatives.isEmpty else {
             throw invalid(keyword, at: pointer, "must be a non-empty array of schemas")
         }
         let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) })
         if keyword == "oneOf", !Self.areDisjoint(alternatives) {
-            try refuse(keyword, at: pointer, "its alternatives may overlap, and 'exactly one' cannot be enforced while generating")
+            do {
+                return try compileExclusiveChoice(alternatives, siblings: siblings, at: pointer)
+            } catch {
+                guard options.isLenient, case .unsupported(keyword: "oneOf", _, let reason) = error else { throw error }
+                try refuse("oneOf", at: pointer, reason)
+            }
         }
         var fragments: [Fragment] = []
         for (index, alternative) in alternatives.enumerated() {
@@ -22,39 +27,57 @@ extension SchemaCompiler {
         return fragments.isEmpty ? nil : try builder.alternation(fragments)
     }
 
-    /// Whether no value can match two of these schemas: each is a `const`, an `enum` or a single
-    /// `type`, and they share no value or type.
+    /// Whether no value can match two of these schemas.
     static func areDisjoint(_ schemas: [SchemaValue]) -> Bool {
-        var types = Set<String>()
-        var literals: [SchemaValue] = []
-        for schema in schemas {
-            if let constant = schema["const"] {
-                if literals.contains(constant) { return false }
-                literals.append(constant)
-            } else if let values = schema["enum"]?.arrayValue {
-                for value in values {
-                    if literals.contains(value) { return false }
-                    literals.append(value)
-                }
-            } else if let type = schema["type"]?.stringValue, schema.objectMembers?.count == 1 || type != "object" && type != "array" {
-                let family = type == "integer" ? "number" : type
-                if !types.insert(family).inserted { return false }
-            } else {
-                return false
-            }
+        for first in schemas.indices {
+            for second in schemas.indices where second > first && !areDisjoint(schemas[first], schemas[second]) { return false }
         }
-        // Literals must not fall in a listed type either.
-        return literals.allSatisfy { literal in
-            let family: String
-            switch literal {
-            case .null: family = "null"
-            case .bool: family = "boolean"
-            case .number: family = "number"
-            case .string: family = "string"
-            case .array: family = "array"
-            case .object: family = "object"
-            }
-            return !types.contains(family)
+        return true
+    }
+
+    /// Whether no value matches both: their types (or literal values) do not meet, or both
+    /// require a property whose schemas are disjoint (a discriminator).
+    static func areDisjoint(_ left: SchemaValue, _ right: SchemaValue) -> Bool {
+        if case .bool(false) = left { return true }
+        if case .bool(false) = right { return true }
+        let leftLiterals = literals(left)
+        let rightLiterals = literals(right)
+        if let leftLiterals, let rightLiterals { return !leftLiterals.contains(where: rightLiterals.contains) }
+        if let leftFamilies = families(left), let rightFamilies = families(right), leftFamilies.isDisjoint(with: rightFamilies) { return true }
+        let leftRequired = Set(left["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let rightRequired = Set(right["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        for name in leftRequired.intersection(rightRequired) {
+            if let a = left["properties"]?[name], let b = right["properties"]?[name], areDisjoint(a, b) { return true }
+        }
+        return false
+    }
+
+    /// The values a schema allows when it lists them (`const`, `enum`).
+    private static func literals(_ schema: SchemaValue) -> [SchemaValue]? {
+        if let constant = schema["const"] { return [constant] }
+        return schema["enum"]?.arrayValue
+    }
+
+    /// The type families (`integer` within `number`) a schema allows, or `nil` for all.
+    private static func families(_ schema: SchemaValue) -> Set<String>? {
+        if let values = literals(schema) { return Set(values.map(family)) }
+        let names: [String]
+        switch schema["type"] {
+        case .string(let name)?: names = [name]
+        case .array(let values)?: names = values.compactMap(\.stringValue)
+        default: return nil
+        }
+        return Set(names.map { $0 == "integer" ? "number" : $0 })
+    }
+
+    private static func family(_ value: SchemaValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
         }
     }
 

@@ -163,7 +163,8 @@ struct SchemaCompiler {
             let base = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "allOf" })
             return try compile(try merge([base] + parts, at: pointer), at: pointer)
         }
-        if schema["not"] != nil { try refuse("not", at: pointer, "negation cannot be enforced while generating") }
+        if let negated = schema["not"] { return try compileNegation(negated, schema, at: pointer) }
+        if schema["if"] != nil || schema["then"] != nil || schema["else"] != nil { return try compileCondition(schema, at: pointer) }
         if let reference = schema["$ref"] { return try compileReference(reference, schema, at: pointer) }
         if let choices = schema["anyOf"] { return try compileChoice("anyOf", choices, schema, at: pointer) }
         if let choices = schema["oneOf"] { return try compileChoice("oneOf", choices, schema, at: pointer) }

@@ -9,6 +9,7 @@ enum SchemaKeywords {
     static let notValues = "$guided:notValues"
     static let notPatterns = "$guided:notPatterns"
     static let forbiddenNames = "$guided:forbidden"
+    static let `internal`: Set<String> = [notValues, notPatterns, forbiddenNames]
 
     /// Keywords that only annotate or identify; accepted anywhere, they constrain nothing.
     static let annotations: Set<String> = [
@@ -37,7 +38,8 @@ enum SchemaKeywords {
 
     /// Keywords that combine or select schemas.
     static let applicators: Set<String> = [
-        "type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "not", "dependentRequired", "dependentSchemas",
+        "type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "not", "if", "then", "else", "dependentRequired",
+        "dependentSchemas",
     ]
 
     /// Every keyword the compiler enforces or reads as an annotation; any other keyword of the

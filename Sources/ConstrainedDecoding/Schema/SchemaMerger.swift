@@ -32,6 +32,8 @@ enum SchemaMerger {
             }
         }
         guard objects.count > 1 else { return .object(objects.first ?? []) }
+        // A condition applies within its own schema: spelt as a choice, it merges with others.
+        objects = objects.map(conditionAsChoice)
         objects = try localized(objects, refuse: refuse)
         var merged: [(key: String, value: SchemaValue)] = []
         for members in objects { merged = try combine(merged, members, refuse: refuse) }
@@ -147,6 +149,28 @@ enum SchemaMerger {
             default:
                 throw refuse("'\(key)' is given different values")
             }
+        }
+        return result
+    }
+
+    /// The schema with `if`/`then`/`else` written as `anyOf: [if ∧ then, ¬if ∧ else]` (a
+    /// `then` or `else` without `if`, or an `if` without either, does nothing).
+    private static func conditionAsChoice(_ members: [(key: String, value: SchemaValue)]) -> [(key: String, value: SchemaValue)] {
+        let keys = ["if", "then", "else"]
+        guard members.contains(where: { keys.contains($0.key) }) else { return members }
+        var result = members.filter { !keys.contains($0.key) }
+        func value(_ key: String) -> SchemaValue? { members.last { $0.key == key }?.value }
+        guard let condition = value("if"), value("then") != nil || value("else") != nil else { return result }
+        let choice = SchemaValue.array([
+            .object([("allOf", .array([condition, value("then") ?? .bool(true)]))]),
+            .object([("allOf", .array([.object([("not", condition)]), value("else") ?? .bool(true)]))]),
+        ])
+        if let index = result.firstIndex(where: { $0.key == "anyOf" }) {
+            // Two choices: both must hold.
+            result.append(("allOf", .array([.object([("anyOf", result[index].value)]), .object([("anyOf", choice)])])))
+            result.remove(at: index)
+        } else {
+            result.append(("anyOf", choice))
         }
         return result
     }

@@ -1,0 +1,227 @@
+/// Complements of schemas, for `not`, `if`/`else` and overlapping `oneOf`: a list of schemas whose
+/// union is exactly the values a schema rejects, where one can be built from the keywords it uses.
+///
+/// A schema is the conjunction of its keywords (each true of the values it does not apply to), so
+/// its complement is the union of the keywords' complements: `type` gives the other types;
+/// `enum`/`const` the other values (strings through an internal exclusion list); bounds the
+/// opposite bounds on their own type plus every other type; `pattern` the strings that do not
+/// match; `required` an object missing one name; `properties` an object where one listed property
+/// breaks its schema; `anyOf` the merge of its alternatives' complements; `not` its schema.
+extension SchemaCompiler {
+    /// The most schemas a complement may be made of.
+    static let maximumComplementSize = 64
+
+    /// The complement of `schema`, or `nil` when it cannot be built.
+    mutating func complement(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> [SchemaValue]? {
+        switch schema {
+        case .bool(true): return []
+        case .bool(false): return [.bool(true)]
+        case .object: break
+        default: return nil
+        }
+        guard inliningDepth < 16 else { return nil }
+        inliningDepth += 1
+        defer { inliningDepth -= 1 }
+        var flat: SchemaValue
+        do {
+            flat = try merge([schema], at: pointer)
+        } catch {
+            return nil
+        }
+        if case .bool(false) = flat { return [.bool(true)] }
+        let members = (flat.objectMembers ?? []).filter { !SchemaKeywords.annotations.contains($0.key) }
+        var result: [SchemaValue] = []
+        var handledProperties = false
+        for (key, value) in members {
+            let part: [SchemaValue]?
+            switch key {
+            case "properties", "additionalProperties", "patternProperties":
+                guard !handledProperties else { continue }
+                handledProperties = true
+                part = try complementOfProperties(flat, at: pointer)
+            default:
+                part = try complement(of: key, value, in: flat, at: pointer)
+            }
+            guard let part else { return nil }
+            result += part
+            guard result.count <= Self.maximumComplementSize else { return nil }
+        }
+        return result
+    }
+
+    /// The JSON types but `types` (`integer` counted within `number`).
+    private static func otherTypes(_ types: [String]) -> SchemaValue {
+        .object([("type", .array(SchemaKeywords.types.filter { !types.contains($0) }.map(SchemaValue.string)))])
+    }
+
+    private static func typed(_ type: String, _ members: [(key: String, value: SchemaValue)]) -> SchemaValue {
+        .object([("type", .string(type))] + members)
+    }
+
+    /// Every value of another type than `type`, and the values of `type` that `members` give.
+    private static func outside(_ type: String, or members: [(key: String, value: SchemaValue)]) -> [SchemaValue] {
+        [otherTypes([type]), typed(type, members)]
+    }
+
+    private static func shifted(_ value: SchemaValue, by delta: Int) -> SchemaValue? {
+        guard case .number(let text) = value, let number = DecimalNumber(text), number.isInteger, let count = Int(number.plainText) else { return nil }
+        return .number(String(count + delta))
+    }
+
+    /// The complement of one keyword (with the schema it sits in), or `nil`.
+    private mutating func complement(of key: String, _ value: SchemaValue, in schema: SchemaValue, at pointer: String) throws(SchemaError) -> [SchemaValue]? {
+        switch key {
+        case "type":
+            let types = try allowedTypes(schema, at: pointer)
+            // The numbers that are not integers cannot be written as a schema here.
+            if types.contains("integer") && !types.contains("number") { return nil }
+            return types.count == SchemaKeywords.types.count ? [] : [Self.otherTypes(types)]
+        case "enum", "const":
+            let values = key == "const" ? [value] : (value.arrayValue ?? [])
+            return Self.complement(ofValues: values)
+        case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
+            let type = key.hasSuffix("Length") ? "string" : key.hasSuffix("Items") ? "array" : "object"
+            let isMinimum = key.hasPrefix("min")
+            if isMinimum, case .number(let text) = value, DecimalNumber(text) == DecimalNumber(0) { return [] }
+            guard let bound = Self.shifted(value, by: isMinimum ? -1 : 1) else { return nil }
+            let opposite = (isMinimum ? "max" : "min") + key.dropFirst(3)
+            return Self.outside(type, or: [(opposite, bound)])
+        case "minimum": return Self.outside("number", or: [("exclusiveMaximum", value)])
+        case "exclusiveMinimum": return Self.outside("number", or: [("maximum", value)])
+        case "maximum": return Self.outside("number", or: [("exclusiveMinimum", value)])
+        case "exclusiveMaximum": return Self.outside("number", or: [("minimum", value)])
+        case "pattern":
+            return Self.outside("string", or: [(SchemaKeywords.notPatterns, .array([value]))])
+        case "format":
+            guard options.assertsFormats, let name = value.stringValue, let regex = Self.formats[name] else { return [] }
+            return Self.outside("string", or: [(SchemaKeywords.notPatterns, .array([.string("^(?:" + regex + ")$")]))])
+        case "required":
+            let names = value.arrayValue ?? []
+            guard !names.isEmpty else { return [] }
+            return [Self.otherTypes(["object"])] + names.map { Self.typed("object", [(SchemaKeywords.forbiddenNames, .array([$0]))]) }
+        case "not":
+            return [value]
+        case "anyOf":
+            // None of the alternatives: the merge of one schema from each complement.
+            var combinations: [[SchemaValue]] = [[]]
+            for (index, alternative) in (value.arrayValue ?? []).enumerated() {
+                guard let parts = try complement(alternative, at: pointer + "/anyOf/\(index)") else { return nil }
+                combinations = combinations.flatMap { prefix in parts.map { prefix + [$0] } }
+                guard combinations.count <= Self.maximumComplementSize else { return nil }
+            }
+            var result: [SchemaValue] = []
+            for combination in combinations {
+                guard let merged = try? merge(combination, at: pointer) else { return nil }
+                result.append(merged)
+            }
+            return result
+        case SchemaKeywords.notValues:
+            return [.object([("type", .string("string")), ("enum", value)])]
+        case SchemaKeywords.notPatterns:
+            return (value.arrayValue ?? []).map { Self.typed("string", [("pattern", $0)]) }
+        case SchemaKeywords.forbiddenNames:
+            return (value.arrayValue ?? []).map { Self.typed("object", [("required", .array([$0]))]) }
+        case "x-order":
+            return []
+        default:
+            return nil
+        }
+    }
+
+    /// Every value but `values`, by type: whole types that none of them has, the other Boolean,
+    /// strings through the exclusion list. Numbers, arrays and objects among them make it `nil`.
+    private static func complement(ofValues values: [SchemaValue]) -> [SchemaValue]? {
+        var result: [SchemaValue] = []
+        var strings: [SchemaValue] = []
+        var booleans: [Bool] = []
+        var hasNull = false
+        for value in values {
+            switch value {
+            case .null: hasNull = true
+            case .bool(let flag): booleans.append(flag)
+            case .string: strings.append(value)
+            default: return nil
+            }
+        }
+        let coveredTypes = (hasNull ? ["null"] : []) + (booleans.isEmpty ? [] : ["boolean"]) + (strings.isEmpty ? [] : ["string"])
+        result.append(otherTypes(coveredTypes))
+        if !booleans.isEmpty, booleans.count < 2 || Set(booleans).count < 2, let flag = booleans.first {
+            result.append(.object([("enum", .array([.bool(!flag)]))]))
+        }
+        if !strings.isEmpty { result.append(typed("string", [(SchemaKeywords.notValues, .array(strings))])) }
+        return result
+    }
+
+    /// The objects where one listed property breaks its schema (with no `additionalProperties`
+    /// or `patternProperties`, whose complements are not built).
+    private mutating func complementOfProperties(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> [SchemaValue]? {
+        guard schema["additionalProperties"] == nil, schema["patternProperties"] == nil else { return nil }
+        var result: [SchemaValue] = []
+        for (name, propertySchema) in schema["properties"]?.objectMembers ?? [] {
+            guard let parts = try complement(propertySchema, at: pointer + "/properties/" + SchemaDocument.escape(name)) else { return nil }
+            for part in parts {
+                result.append(Self.typed("object", [("required", .array([.string(name)])), ("properties", .object([(name, part)]))]))
+            }
+            guard result.count <= Self.maximumComplementSize else { return nil }
+        }
+        return result
+    }
+
+    /// `not`: the schema's other keywords, merged with each part of the complement.
+    mutating func compileNegation(_ negated: SchemaValue, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        guard let parts = try complement(negated, at: pointer + "/not") else {
+            try refuse("not", at: pointer, "the complement of this schema cannot be built")
+            return try compile(.object((schema.objectMembers ?? []).filter { $0.key != "not" }), at: pointer)
+        }
+        let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "not" })
+        return try compileUnion(parts.map { [siblings, $0] }, at: pointer)
+    }
+
+    /// `if`/`then`/`else`: the values that match `if` and `then`, and those that match the
+    /// complement of `if` and `else`, each with the schema's other keywords.
+    mutating func compileCondition(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        let members = schema.objectMembers ?? []
+        let siblings = SchemaValue.object(members.filter { !["if", "then", "else"].contains($0.key) })
+        guard let condition = schema["if"], schema["then"] != nil || schema["else"] != nil else {
+            // Without `if`, `then` and `else` do nothing; without them, `if` does nothing.
+            return try compile(siblings, at: pointer)
+        }
+        guard let otherwise = try complement(condition, at: pointer + "/if") else {
+            try refuse("if", at: pointer, "the complement of the condition cannot be built")
+            return try compile(siblings, at: pointer)
+        }
+        let then = schema["then"] ?? .bool(true)
+        let elseSchema = schema["else"] ?? .bool(true)
+        return try compileUnion([[siblings, condition, then]] + otherwise.map { [siblings, $0, elseSchema] }, at: pointer)
+    }
+
+    /// `oneOf` whose alternatives may overlap: each alternative merged with the complements of
+    /// the others it may overlap with, so that exactly one matches.
+    mutating func compileExclusiveChoice(_ alternatives: [SchemaValue], siblings: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        var branches: [[SchemaValue]] = []
+        for (index, alternative) in alternatives.enumerated() {
+            var combinations: [[SchemaValue]] = [[siblings, alternative]]
+            for (other, rival) in alternatives.enumerated() where other != index && !Self.areDisjoint([alternative, rival]) {
+                guard let parts = try complement(rival, at: pointer + "/oneOf/\(other)") else {
+                    throw unsupported("oneOf", at: pointer, "its alternatives may overlap, and the complement of alternative \(other) cannot be built")
+                }
+                combinations = combinations.flatMap { prefix in parts.map { prefix + [$0] } }
+                guard combinations.count <= Self.maximumComplementSize else {
+                    throw unsupported("oneOf", at: pointer, "its alternatives may overlap in too many ways to enforce 'exactly one'")
+                }
+            }
+            branches += combinations
+        }
+        return try compileUnion(branches, at: pointer)
+    }
+
+    /// The union of the merges of several lists of schemas; a merge that cannot be done exactly
+    /// is refused, naming its keyword.
+    private mutating func compileUnion(_ conjunctions: [[SchemaValue]], at pointer: String) throws(SchemaError) -> Fragment? {
+        var fragments: [Fragment] = []
+        for parts in conjunctions {
+            if let fragment = try compile(try merge(parts, at: pointer), at: pointer) { fragments.append(fragment) }
+        }
+        return fragments.isEmpty ? nil : try builder.alternation(fragments)
+    }
+}
