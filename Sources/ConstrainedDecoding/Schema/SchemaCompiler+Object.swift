@@ -15,7 +15,11 @@ extension SchemaCompiler {
             return try compileDependencies(schema, at: pointer)
         }
         var properties = schema["properties"]?.objectMembers ?? []
-        if let order = schema["x-order"]?.arrayValue?.compactMap(\.stringValue) {
+        if let value = schema["x-order"] {
+            let order = value.arrayValue?.compactMap(\.stringValue) ?? []
+            guard order.count == value.arrayValue?.count, Set(order) == Set(properties.map(\.key)), Set(order).count == order.count else {
+                throw invalid("x-order", at: pointer, "must list each property once")
+            }
             properties.sort { (order.firstIndex(of: $0.key) ?? .max) < (order.firstIndex(of: $1.key) ?? .max) }
         }
         let requiredNames = schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -1,17 +1,28 @@
+import ConstrainedDecoding
 import PartialJSON
 
 extension GenerationSchema {
-    /// Reads a schema from a JSON Schema document (Draft 2020-12), keeping property order.
+    /// Reads a schema from a JSON Schema document, keeping property order.
     ///
-    /// Supported: `type` (one of object, array, string, integer, number, boolean, null),
-    /// `properties`, `required`, `additionalProperties` (true or false), `items`, `minItems`,
-    /// `maxItems`, `pattern`, `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`,
-    /// `exclusiveMaximum`, `anyOf`, `$defs` (at the root), `$ref` (`#` and `#/$defs/NAME`),
-    /// `not: {}`, `x-order`, `$schema` (2020-12 only), and the annotations `title`, `description`,
-    /// `$comment`, `examples`, `default`, `deprecated`, `readOnly`, `writeOnly`.
-    /// - Throws: ``JSONSchemaError`` naming the first keyword it cannot enforce and its pointer.
+    /// Documents in the form that Swift types produce (Draft 2020-12: `type`, `properties`,
+    /// `required`, `additionalProperties` true or false, `items`, `minItems`, `maxItems`,
+    /// `pattern`, `enum`, `const`, bounds, `anyOf`, `$defs` and `$ref` to them, `x-order` and
+    /// annotations) are read into that form. Any other document (draft 4, 6, 7 or 2019-09 as its
+    /// `$schema` says, and every keyword the decoding engine enforces: `oneOf`, `allOf`, `not`,
+    /// `if`/`then`/`else`, `patternProperties`, formats, ...) is kept as written and compiled by
+    /// the engine; keywords outside the draft's vocabulary are annotations.
+    /// - Throws: ``JSONSchemaError`` naming the keyword the engine cannot enforce and its pointer.
     public init(jsonSchema: JSONValue) throws(JSONSchemaError) {
-        self = try JSONSchemaReader.read(jsonSchema)
+        do {
+            self = try JSONSchemaReader.read(jsonSchema)
+        } catch {
+            do {
+                _ = try CompiledGrammar(jsonSchema: jsonSchema.jsonString)
+            } catch let engineError {
+                throw JSONSchemaError(engineError)
+            }
+            self.init(root: SchemaNode(title: jsonSchema["title"]?.stringValue, .document(jsonSchema)))
+        }
     }
 
     /// Reads a schema from JSON Schema text.
@@ -19,7 +30,7 @@ extension GenerationSchema {
     /// - Throws: ``JSONParseError`` when the text is not JSON, ``JSONSchemaError`` when the schema
     ///   uses what this library cannot enforce.
     public init(jsonSchema text: String) throws {
-        self = try JSONSchemaReader.read(try JSONValue(parsing: text))
+        try self.init(jsonSchema: try JSONValue(parsing: text))
     }
 }
 
@@ -27,7 +38,7 @@ extension GenerationSchema: Codable {
     /// Decodes a schema encoded as JSON Schema; `x-order` restores property order when the
     /// decoder does not keep the order of keys.
     public init(from decoder: any Decoder) throws {
-        self = try JSONSchemaReader.read(try JSONValue(from: decoder))
+        try self.init(jsonSchema: try JSONValue(from: decoder))
     }
 
     /// Encodes the schema as JSON Schema, with `x-order` beside each object's properties so that

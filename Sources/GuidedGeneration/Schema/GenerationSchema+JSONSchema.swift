@@ -25,6 +25,7 @@ extension GenerationSchema {
     /// The schema as JSON Schema; with `orderAnnotations`, each object also lists its property
     /// names in `x-order`, for encoders that do not keep the order of keys.
     func jsonSchema(orderAnnotations: Bool) throws -> JSONValue {
+        if case .document(let document) = root.kind { return document }
         let (root, definitions) = try SchemaResolver.resolve(self)
         var object = JSONObject([JSONObject.Member(key: "$schema", value: .string(Self.jsonSchemaDialect))])
         if case .object(let rootObject) = root.jsonValue(orderAnnotations: orderAnnotations) {
@@ -88,6 +89,8 @@ extension SchemaNode {
             add("$ref", .string(Self.reference(to: name)))
         case .anything:
             break
+        case .document(let document):
+            return document
         case .nothing:
             if object.isEmpty { return .bool(false) }
             add("not", .object([:]))

@@ -1,3 +1,5 @@
+import ConstrainedDecoding
+
 /// Why a JSON Schema cannot be read: the keyword, where it is, and why.
 public struct JSONSchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The keyword at fault, e.g. `format`.
@@ -12,6 +14,16 @@ public struct JSONSchemaError: Error, Sendable, Equatable, CustomStringConvertib
         self.keyword = keyword
         self.pointer = pointer
         self.reason = reason
+    }
+
+    /// The error of the decoding engine's schema compiler, by keyword and pointer.
+    init(_ error: ConstrainedDecoding.SchemaError) {
+        switch error {
+        case .unsupported(let keyword, let pointer, let reason), .invalid(let keyword, let pointer, let reason):
+            self.init(keyword: keyword, pointer: pointer, reason: reason)
+        case .invalidJSON(let reason), .tooLarge(let reason):
+            self.init(keyword: "", pointer: "", reason: reason)
+        }
     }
 
     public var description: String {

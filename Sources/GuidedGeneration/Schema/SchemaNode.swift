@@ -36,6 +36,9 @@ struct SchemaNode: Sendable {
         case reference(String)
         /// Any JSON value (`{}` or `true`).
         case anything
+        /// A whole JSON Schema document kept as written: one this form cannot express (another
+        /// draft, `oneOf`, `patternProperties`, ...) but that the decoding engine compiles itself.
+        case document(JSONValue)
         /// No value at all (`false`).
         case nothing
         /// The schema of a Swift type with guides applied, resolved when the schema is encoded

@@ -59,7 +59,7 @@ struct SchemaResolver {
             var expanded = try GuideConstraint.apply(guides, to: try expand(type, at: path), at: path)
             expanded.description = node.description ?? expanded.description
             return expanded
-        case .string, .integer, .number, .boolean, .null, .enumeration, .constant, .reference, .anything, .nothing:
+        case .string, .integer, .number, .boolean, .null, .enumeration, .constant, .reference, .anything, .nothing, .document:
             break
         }
         return node
@@ -114,7 +114,7 @@ extension SchemaNode {
             node.kind = .array(items: items?.renamingReferences(rename), minItems: minItems, maxItems: maxItems)
         case .anyOf(let choices):
             node.kind = .anyOf(choices.map { $0.renamingReferences(rename) })
-        case .string, .integer, .number, .boolean, .null, .enumeration, .constant, .anything, .nothing, .generable:
+        case .string, .integer, .number, .boolean, .null, .enumeration, .constant, .anything, .nothing, .generable, .document:
             break
         }
         return node
