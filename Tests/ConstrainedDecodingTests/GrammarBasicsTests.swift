@@ -22,6 +22,16 @@ import Testing
         #expect(try !accepts(schema, #"{"b":"x","b":"y"}"#, options: CompileOptions(extraProperties: .allow)))
     }
 
+    @Test func tinyNumbersInExponentNotationWithinBounds() throws {
+        let schema = #"{"type":"number","minimum":-60,"maximum":60}"#
+        #expect(try accepts(schema, "1.320950944952452e-108"))
+        #expect(try accepts(schema, "-5E-3"))
+        #expect(try !accepts(schema, "1.5e-0"))
+        #expect(try !accepts(schema, "61"))
+        #expect(try !accepts(#"{"type":"number","minimum":0.5,"maximum":60}"#, "1e-3"))
+        #expect(try !accepts(#"{"type":"number","exclusiveMinimum":0,"maximum":60}"#, "-1e-3"))
+    }
+
     @Test func numbersWithBounds() throws {
         let schema = #"{"type":"integer","minimum":-5,"maximum":120}"#
         for value in [-5, -1, 0, 7, 99, 100, 120] { #expect(try accepts(schema, String(value)), "\(value)") }

@@ -33,7 +33,50 @@ struct NumberLanguage {
             for (byte, target) in moves { builder.transition(states[state], byte, byte, states[target]) }
             if explored.accepting[state] { builder.epsilon(states[state], end) }
         }
-        return Fragment(start: states[start], end: end)
+        let plain = Fragment(start: states[start], end: end)
+        guard let small = try smallExponentFragment(in: &builder) else { return plain }
+        return try builder.alternation([plain, small])
+    }
+
+    /// Numbers written with a negative exponent and one integer digit (`1.32e-108`), whose
+    /// magnitude is below 1, where the bounds hold every such number of that sign: the spelling
+    /// that models and serializers use for tiny values. `nil` when the bounds do not allow it.
+    private func smallExponentFragment(in builder: inout NFABuilder) throws(SchemaError) -> Fragment? {
+        guard !integerOnly, multipleOf == nil else { return nil }
+        let zero = DecimalNumber(0)
+        let one = DecimalNumber(1)
+        // [0, 1) and (-1, 0] within the bounds.
+        let positive = minimum.map { $0 < zero || ($0 == zero && !exclusiveMinimum) } ?? true
+            && maximum.map { $0 >= one } ?? true
+        let negative = minimum.map { $0 <= DecimalNumber(-1) } ?? true
+            && maximum.map { $0 > zero || ($0 == zero && !exclusiveMaximum) } ?? true
+        guard positive || negative else { return nil }
+        let start = try builder.newState()
+        let mantissa = try builder.newState()
+        let integer = try builder.newState()
+        let dot = try builder.newState()
+        let fraction = try builder.newState()
+        let mark = try builder.newState()
+        let sign = try builder.newState()
+        let zeros = try builder.newState()
+        let digits = try builder.newState()
+        if positive { builder.epsilon(start, mantissa) }
+        if negative { builder.transition(start, UInt8(ascii: "-"), UInt8(ascii: "-"), mantissa) }
+        builder.transition(mantissa, UInt8(ascii: "0"), UInt8(ascii: "9"), integer)
+        builder.transition(integer, UInt8(ascii: "."), UInt8(ascii: "."), dot)
+        builder.transition(dot, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
+        builder.transition(fraction, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
+        for source in [integer, fraction] {
+            builder.transition(source, UInt8(ascii: "e"), UInt8(ascii: "e"), mark)
+            builder.transition(source, UInt8(ascii: "E"), UInt8(ascii: "E"), mark)
+        }
+        builder.transition(mark, UInt8(ascii: "-"), UInt8(ascii: "-"), sign)
+        // The exponent is at least 1 in magnitude: leading zeros, then a nonzero digit.
+        builder.epsilon(sign, zeros)
+        builder.transition(zeros, UInt8(ascii: "0"), UInt8(ascii: "0"), zeros)
+        builder.transition(zeros, UInt8(ascii: "1"), UInt8(ascii: "9"), digits)
+        builder.transition(digits, UInt8(ascii: "0"), UInt8(ascii: "9"), digits)
+        return Fragment(start: start, end: digits)
     }
 
     /// The JSON number syntax, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` (integers stop
