@@ -55,8 +55,8 @@ extension SchemaCompiler {
             guard let value = take(keyword) else { continue }
             guard case .string(let reference) = value else { throw invalid(keyword, at: pointer, "must be a string") }
             guard result.contains(where: { $0.key == "$ref" }) == false, isStatic(keyword, reference) else {
-                try refuse(keyword, at: pointer, SchemaKeywords.reason(for: keyword))
-                continue
+                // Not even dropped when lenient: the final check could not follow it either.
+                throw unsupported(keyword, at: pointer, SchemaKeywords.reason(for: keyword))
             }
             result.append(("$ref", value))
         }

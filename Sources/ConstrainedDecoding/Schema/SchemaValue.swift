@@ -14,7 +14,8 @@ indirect enum SchemaValue: Equatable, Sendable {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
         case (.number(let a), .number(let b)): DecimalNumber(a) == DecimalNumber(b)
-        case (.string(let a), .string(let b)): a == b
+        // Code points, not Swift's canonical equivalence: JSON Schema tells "ñ" from "n" + "◌̃".
+        case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)):
             a.count == b.count && a.allSatisfy { member in b.contains { $0.key == member.key && $0.value == member.value } }
