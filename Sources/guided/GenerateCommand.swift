@@ -1,5 +1,6 @@
 import Foundation
 import GuidedGeneration
+import PartialJSON
 
 /// `guided generate --schema FILE ... PROMPT` and `guided respond ... PROMPT`: answers a prompt on
 /// the model, as a value of the schema printed as compact JSON, or as text.
@@ -12,6 +13,9 @@ struct GenerateCommand {
     var options = GenerationOptions()
     var stream = false
     var showsStatistics = false
+    /// Whether keywords that cannot be enforced while generating are checked on the final value
+    /// instead of refused.
+    var isLenient = false
 
     init(arguments: [String], needsSchema: Bool) throws(CommandError) {
         var prompt: String?
@@ -44,6 +48,7 @@ struct GenerateCommand {
             case "--max-tokens": options.maximumResponseTokens = try number(argument, Int.self)
             case "--stream": stream = true
             case "--stats": showsStatistics = true
+            case "--lenient" where needsSchema: isLenient = true
             case _ where argument.hasPrefix("--"):
                 throw .usage("unknown option '\(argument)'")
             default:
@@ -63,7 +68,7 @@ struct GenerateCommand {
     }
 
     func run() async throws(CommandError) {
-        let schema = try schemaPath.map { path throws(CommandError) in try Self.readSchema(path) }
+        let schema = try schemaPath.map { path throws(CommandError) in try Self.readSchema(path, lenient: isLenient) }
         let model = modelPath.map { SystemLanguageModel(modelPath: $0) } ?? .default
         do {
             try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
@@ -108,7 +113,7 @@ struct GenerateCommand {
         }
     }
 
-    private static func readSchema(_ path: String) throws(CommandError) -> GenerationSchema {
+    private static func readSchema(_ path: String, lenient: Bool) throws(CommandError) -> GenerationSchema {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -116,7 +121,7 @@ struct GenerateCommand {
             throw .unreadable("cannot read \(path): \(error.localizedDescription)")
         }
         do {
-            return try GenerationSchema(jsonSchema: text)
+            return try GenerationSchema(jsonSchema: try JSONValue(parsing: text), lenient: lenient)
         } catch {
             throw .unsupportedSchema("\(path): \(error)")
         }

@@ -4,6 +4,16 @@ enum Usage {
         usage: guided <subcommand> [options]
 
         subcommands:
+          generate --schema FILE [options] PROMPT
+              Answer PROMPT with a value of the JSON Schema in FILE (draft 4, 6, 7, 2019-09 or
+              2020-12, as its $schema says), printed as compact JSON.
+              --lenient         leave out of the grammar what cannot be enforced while generating
+                                and check the final value against the whole schema instead
+          respond [options] PROMPT
+              Answer PROMPT with text.
+          options: --instructions TEXT, --model GGUF, --greedy | --top-k K | --top-p P, --seed N,
+                   --temperature T, --max-tokens N, --stream, --stats
+
           parse [--stream] [--chunk-size N] FILE
               Parse JSON from FILE ('-' for standard input) and print it as compact JSON.
               --stream          print one line per snapshot as the bytes arrive
@@ -14,6 +24,6 @@ enum Usage {
               if it is not there yet, and print its path.
 
         exit status: 0 success, 1 invalid input, 2 wrong command line, 3 unreadable input,
-                     4 model unavailable
+                     4 model unavailable, 5 unsupported schema, 6 generation failed
         """
 }

@@ -23,11 +23,13 @@ final class ModelRuntime: Sendable {
         textTokens = text
     }
 
-    /// The grammar of a JSON Schema, compiled once.
-    func grammar(forJSONSchema schema: String) throws(SchemaError) -> CompiledGrammar {
-        if let grammar = grammars.withLock({ $0[schema] }) { return grammar }
-        let grammar = try CompiledGrammar(jsonSchema: schema)
-        grammars.withLock { $0[schema] = grammar }
+    /// The grammar of a JSON Schema, compiled once; `lenient` drops the keywords that cannot be
+    /// enforced while generating (the final value is then checked against the whole schema).
+    func grammar(forJSONSchema schema: String, lenient: Bool = false) throws(SchemaError) -> CompiledGrammar {
+        let key = (lenient ? "lenient:" : "") + schema
+        if let grammar = grammars.withLock({ $0[key] }) { return grammar }
+        let grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(isLenient: lenient))
+        grammars.withLock { $0[key] = grammar }
         return grammar
     }
 

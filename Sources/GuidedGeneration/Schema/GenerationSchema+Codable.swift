@@ -25,6 +25,36 @@ extension GenerationSchema {
         }
     }
 
+    /// Reads a JSON Schema document leniently: keywords that narrow the valid set but cannot be
+    /// enforced while generating (`uniqueItems` over strings, `contains`, `unevaluatedProperties`,
+    /// ...) are left out of the grammar, and the final value is checked against the whole
+    /// document, so that an output that breaks one of them fails with
+    /// ``LanguageModelSession/GenerationError/decodingFailure(_:)`` naming it, never returned as valid.
+    /// - Throws: ``JSONSchemaError`` for what even lenient reading cannot take (a reference to
+    ///   another document, an invalid keyword value).
+    public init(jsonSchema: JSONValue, lenient: Bool) throws(JSONSchemaError) {
+        guard lenient else {
+            try self.init(jsonSchema: jsonSchema)
+            return
+        }
+        do {
+            _ = try CompiledGrammar(jsonSchema: jsonSchema.jsonString, options: CompileOptions(isLenient: true))
+            _ = try SchemaValidator(jsonSchema: jsonSchema.jsonString)
+        } catch {
+            throw JSONSchemaError(error)
+        }
+        self.init(root: SchemaNode(title: jsonSchema["title"]?.stringValue, .document(jsonSchema)))
+        isLenient = true
+    }
+
+    /// Reads JSON Schema text, leniently when `lenient` (see ``init(jsonSchema:lenient:)-(JSONValue,_)``).
+    ///
+    /// - Throws: ``JSONParseError`` when the text is not JSON, ``JSONSchemaError`` when the schema
+    ///   cannot be used.
+    public init(jsonSchema text: String, lenient: Bool) throws {
+        try self.init(jsonSchema: try JSONValue(parsing: text), lenient: lenient)
+    }
+
     /// Reads a schema from JSON Schema text.
     ///
     /// - Throws: ``JSONParseError`` when the text is not JSON, ``JSONSchemaError`` when the schema

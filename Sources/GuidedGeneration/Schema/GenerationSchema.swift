@@ -13,6 +13,8 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
     var definitions: [(name: String, node: SchemaNode)]
     /// The Swift type the schema belongs to, so that a reference back to it points at the root.
     var rootType: ObjectIdentifier?
+    /// Whether the schema was read leniently (``init(jsonSchema:lenient:)``).
+    public internal(set) var isLenient = false
 
     init(root: SchemaNode, definitions: [(name: String, node: SchemaNode)] = [], rootType: ObjectIdentifier? = nil) {
         self.root = root

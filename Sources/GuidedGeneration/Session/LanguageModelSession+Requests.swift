@@ -41,6 +41,7 @@ extension LanguageModelSession {
             let output = try await onDetachedThread { try generator.run(onSnapshot: onSnapshot) }
             total.add(output.statistics)
             guard output.isToolCalls else {
+                if let schema = request.schema, schema.isLenient { try Self.checkDroppedKeywords(of: output.content, against: schema) }
                 let segment: Transcript.Segment
                 if let schema = request.schema {
                     segment = .structure(Transcript.StructuredSegment(source: schema.name ?? "response", content: output.content))
@@ -113,7 +114,7 @@ extension LanguageModelSession {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be written as JSON Schema: \(error)"))
         }
         do {
-            return try runtime.grammar(forJSONSchema: schema.jsonString)
+            return try runtime.grammar(forJSONSchema: schema.jsonString, lenient: request.schema?.isLenient ?? false)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
         }
@@ -158,6 +159,21 @@ extension LanguageModelSession {
             task.cancel()
         }
         return (events, cancellation)
+    }
+
+    /// Checks a lenient schema's whole document on the final value: what the grammar dropped is
+    /// enforced here, and an output that breaks it is a decoding failure naming the keyword.
+    static func checkDroppedKeywords(of content: GeneratedContent, against schema: GenerationSchema) throws {
+        let document = try schema.jsonSchema().jsonString
+        let validator: SchemaValidator
+        do {
+            validator = try SchemaValidator(jsonSchema: document)
+        } catch {
+            throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be checked: \(error)"))
+        }
+        if let violation = validator.violation(in: content.jsonString) {
+            throw GenerationError.decodingFailure(.init(debugDescription: "The response breaks a keyword that was only checked after generating: \(violation)"))
+        }
     }
 
     /// Makes the requested type from generated content.

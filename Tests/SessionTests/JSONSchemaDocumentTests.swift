@@ -1,0 +1,39 @@
+import Foundation
+import GuidedGeneration
+import Testing
+
+/// JSON Schema documents of any draft, and the lenient policy, on a scripted model.
+@Suite struct JSONSchemaDocumentTests {
+    static let tags = #"{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":{"type":"string","maxLength":3},"uniqueItems":true}"#
+
+    @Test func aKeywordThatCannotBeEnforcedIsRefusedByName() {
+        #expect {
+            try GenerationSchema(jsonSchema: Self.tags)
+        } throws: { error in
+            (error as? JSONSchemaError)?.keyword == "uniqueItems"
+        }
+    }
+
+    @Test func leniently_theFinalValueIsCheckedAgainstTheWholeSchema() async throws {
+        let schema = try GenerationSchema(jsonSchema: Self.tags, lenient: true)
+        #expect(schema.isLenient)
+        let good = try await session(ScriptedModel(replies: [#"["a","b"]"#])).respond(to: "Tags", schema: schema)
+        #expect(good.content.jsonString == #"["a","b"]"#)
+        do {
+            _ = try await session(ScriptedModel(replies: [#"["a","a"]"#])).respond(to: "Tags", schema: schema)
+            Issue.record("a repeated item was returned as valid")
+        } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
+            #expect(context.debugDescription.contains("uniqueItems"))
+        }
+    }
+
+    @Test func aDraft07DocumentIsEnforcedWhileGenerating() async throws {
+        let schema = try GenerationSchema(jsonSchema: #"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer","exclusiveMinimum":2,"maximum":9}},"required":["n"],"additionalProperties":false}"#)
+        // The script asks for 1; the grammar only lets a valid value through.
+        let response = try await session(ScriptedModel(replies: [#"{"n":1}"#])).respond(to: "A number", schema: schema)
+        let text = response.content.jsonString
+        #expect(text.hasPrefix(#"{"n":"#))
+        let value = Int(text.dropFirst(5).dropLast()) ?? 0
+        #expect(value > 2 && value <= 9, "\(text)")
+    }
+}
