@@ -22,6 +22,16 @@ import Testing
         #expect(try !accepts(schema, #"{"b":"x","b":"y"}"#, options: CompileOptions(extraProperties: .allow)))
     }
 
+    @Test func uniqueItemsOverListedValues() throws {
+        let schema = #"{"type":"array","items":{"enum":["a","b",1]},"uniqueItems":true,"minItems":2}"#
+        #expect(try accepts(schema, #"["a",1]"#))
+        #expect(try accepts(schema, #"[1,"b","a"]"#))
+        #expect(try !accepts(schema, #"["a","a"]"#))
+        #expect(try !accepts(schema, #"["a"]"#))
+        #expect(try accepts(#"{"type":"array","items":{"type":"boolean"},"uniqueItems":true}"#, "[true,false]"))
+        #expect(try !accepts(#"{"type":"array","items":{"type":"boolean"},"uniqueItems":true}"#, "[true,true]"))
+    }
+
     @Test func tinyNumbersInExponentNotationWithinBounds() throws {
         let schema = #"{"type":"number","minimum":-60,"maximum":60}"#
         #expect(try accepts(schema, "1.320950944952452e-108"))

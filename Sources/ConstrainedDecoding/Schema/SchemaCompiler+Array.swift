@@ -1,10 +1,13 @@
 /// Arrays.
 extension SchemaCompiler {
     mutating func compileArray(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
-        if case .bool(true)? = schema["uniqueItems"] {
-            try refuse("uniqueItems", at: pointer, "uniqueness cannot be enforced while generating")
-        }
         let prefix = schema["prefixItems"]?.arrayValue ?? []
+        if case .bool(true)? = schema["uniqueItems"], (try count("maxItems", of: schema, at: pointer)).map({ $0 > 1 }) ?? true {
+            if prefix.isEmpty, let literals = try uniqueCandidates(schema["items"] ?? .bool(true), at: pointer + "/items") {
+                return try compileUniqueLiterals(literals, schema, at: pointer)
+            }
+            try refuse("uniqueItems", at: pointer, "uniqueness is enforced over a few listed values only (enum, const, boolean, null items)")
+        }
         let rest = schema["items"] ?? .bool(true)
         let minimum = try count("minItems", of: schema, at: pointer) ?? 0
         var maximum = try count("maxItems", of: schema, at: pointer)
@@ -59,5 +62,67 @@ extension SchemaCompiler {
         }
         guard let contents else { return nil }
         return try builder.sequence([try builder.literal("[".utf8), try whitespace(), contents, try whitespace(), try builder.literal("]".utf8)])
+    }
+
+    /// The most distinct values `uniqueItems` is enforced over (the automaton tracks which are used).
+    static let maximumUniqueValues = 8
+
+    /// The values an item may take when they are few and listed (`enum`, `const`, `boolean`,
+    /// `null`), spelt canonically; `nil` otherwise.
+    private mutating func uniqueCandidates(_ items: SchemaValue, at pointer: String) throws(SchemaError) -> [String]? {
+        guard case .object = items else { return nil }
+        let schema = try inlined(items, at: pointer)
+        let keys = Set((schema.objectMembers ?? []).map(\.key)).subtracting(SchemaKeywords.annotations)
+        guard keys.isSubset(of: ["enum", "const", "type"]) else { return nil }
+        let types = try allowedTypes(schema, at: pointer)
+        var values: [SchemaValue]
+        if let constant = schema["const"] {
+            values = [constant]
+        } else if let choices = schema["enum"]?.arrayValue {
+            values = choices
+        } else if Set(types).isSubset(of: ["boolean", "null"]) {
+            values = (types.contains("boolean") ? [.bool(true), .bool(false)] : []) + (types.contains("null") ? [.null] : [])
+        } else {
+            return nil
+        }
+        if let choices = schema["enum"]?.arrayValue { values = values.filter(choices.contains) }
+        var spellings: [String] = []
+        var seen: [SchemaValue] = []
+        for value in values where Self.hasType(value, types) && !seen.contains(value) {
+            seen.append(value)
+            spellings.append(Self.canonicalJSON(value))
+        }
+        return spellings.count <= Self.maximumUniqueValues ? spellings : nil
+    }
+
+    /// An array of distinct values from a short list: the automaton's state is the set of values
+    /// used so far, and its size counts the items for `minItems`/`maxItems`.
+    private mutating func compileUniqueLiterals(_ literals: [String], _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        let minimum = try count("minItems", of: schema, at: pointer) ?? 0
+        let maximum = min(try count("maxItems", of: schema, at: pointer) ?? literals.count, literals.count)
+        guard minimum <= maximum else { return nil }
+        let open = try builder.sequence([try builder.literal("[".utf8), try whitespace()])
+        let close = try builder.sequence([try whitespace(), try builder.literal("]".utf8)])
+        var states: [Int: Int32] = [0: open.end]
+        for used in 0..<(1 << literals.count) {
+            guard let from = states[used] else { continue }
+            let size = used.nonzeroBitCount
+            if size >= minimum { builder.epsilon(from, close.start) }
+            guard size < maximum else { continue }
+            for (index, literal) in literals.enumerated() where used & (1 << index) == 0 {
+                let next = used | (1 << index)
+                let target: Int32
+                if let known = states[next] {
+                    target = known
+                } else {
+                    target = try builder.newState()
+                    states[next] = target
+                }
+                let item = try builder.sequence((size > 0 ? [try token(",")] : []) + [try builder.literal(literal.utf8)])
+                builder.epsilon(from, item.start)
+                builder.epsilon(item.end, target)
+            }
+        }
+        return Fragment(start: open.start, end: close.end)
     }
 }
