@@ -2,6 +2,12 @@
 extension SchemaCompiler {
     mutating func compileArray(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         let prefix = schema["prefixItems"]?.arrayValue ?? []
+        if let contains = schema["contains"] {
+            let minimumMatches = try count("minContains", of: schema, at: pointer) ?? 1
+            if minimumMatches > 0 || schema["maxContains"] != nil {
+                return try compileContains(contains, minimumMatches: minimumMatches, schema, at: pointer)
+            }
+        }
         if case .bool(true)? = schema["uniqueItems"], (try count("maxItems", of: schema, at: pointer)).map({ $0 > 1 }) ?? true {
             if prefix.isEmpty, let literals = try uniqueCandidates(schema["items"] ?? .bool(true), at: pointer + "/items") {
                 return try compileUniqueLiterals(literals, schema, at: pointer)
@@ -124,5 +130,69 @@ extension SchemaCompiler {
             }
         }
         return Fragment(start: open.start, end: close.end)
+    }
+
+    /// The most (items, matches) pairs `contains` counts through.
+    static let maximumContainsLanes = 64
+
+    /// `contains` with `minContains`/`maxContains`: each item either matches the `contains`
+    /// schema or its complement, and the automaton counts items and matches in lanes.
+    private mutating func compileContains(_ contains: SchemaValue, minimumMatches: Int, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+        let containsPointer = pointer + "/contains"
+        guard schema["prefixItems"] == nil else {
+            try refuse("contains", at: pointer, "contains beside prefixItems is not supported")
+            return try compile(.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) }), at: pointer)
+        }
+        guard let others = try complement(contains, at: containsPointer) else {
+            try refuse("contains", at: pointer, "the complement of its schema cannot be built")
+            return try compile(.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) }), at: pointer)
+        }
+        let items = schema["items"] ?? .bool(true)
+        let minimumItems = try count("minItems", of: schema, at: pointer) ?? 0
+        let maximumItems = try count("maxItems", of: schema, at: pointer)
+        let maximumMatches = try count("maxContains", of: schema, at: pointer)
+        let itemCap = max(minimumItems, maximumItems ?? 0, 1)
+        let matchCap = max(minimumMatches, maximumMatches ?? 0)
+        guard (itemCap + 1) * (matchCap + 1) <= Self.maximumContainsLanes else {
+            throw unsupported("contains", at: pointer, "counting items and matches needs more than \(Self.maximumContainsLanes) lanes")
+        }
+        // An item that matches, and the kinds of item that do not.
+        let matching = try merge([items, contains], at: containsPointer)
+        var missing: [SchemaValue] = []
+        for other in others { missing.append(try merge([items, other], at: containsPointer)) }
+        func call(_ item: SchemaValue, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment {
+            try compiler.builder.call(compiler.definition(containsPointer, schema: item, key: containsPointer + "#" + item.json))
+        }
+        let open = try builder.sequence([try builder.literal("[".utf8), try whitespace()])
+        let close = try builder.sequence([try whitespace(), try builder.literal("]".utf8)])
+        var lanes: [Int: Int32] = [0: open.end]
+        var closes = false
+        func lane(_ items: Int, _ matches: Int) -> Int { items * (matchCap + 1) + matches }
+        for itemCount in 0...itemCap {
+            for matchCount in 0...matchCap {
+                guard let from = lanes[lane(itemCount, matchCount)] else { continue }
+                if itemCount >= minimumItems && matchCount >= minimumMatches {
+                    builder.epsilon(from, close.start)
+                    closes = true
+                }
+                guard maximumItems.map({ itemCount < $0 }) ?? true else { continue }
+                var moves: [(SchemaValue, Int)] = missing.map { ($0, matchCount) }
+                if maximumMatches.map({ matchCount < $0 }) ?? true { moves.append((matching, min(matchCount + 1, matchCap))) }
+                for (item, nextMatches) in moves {
+                    let key = lane(min(itemCount + 1, itemCap), nextMatches)
+                    let target: Int32
+                    if let known = lanes[key] {
+                        target = known
+                    } else {
+                        target = try builder.newState()
+                        lanes[key] = target
+                    }
+                    let path = try builder.sequence((itemCount > 0 ? [try token(",")] : []) + [try call(item, &self)])
+                    builder.epsilon(from, path.start)
+                    builder.epsilon(path.end, target)
+                }
+            }
+        }
+        return closes ? Fragment(start: open.start, end: close.end) : nil
     }
 }

@@ -28,7 +28,7 @@ enum SchemaKeywords {
             "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties",
             "maxProperties", forbiddenNames,
         ],
-        "array": ["items", "prefixItems", "minItems", "maxItems", "uniqueItems"],
+        "array": ["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"],
         "string": ["minLength", "maxLength", "pattern", "format", notValues, notPatterns],
         "number": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
         "integer": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
