@@ -129,22 +129,36 @@ extension SchemaCompiler {
     }
 
     /// Every value but `values`, by type: whole types that none of them has, the other Boolean,
-    /// strings through the exclusion list. Numbers, arrays and objects among them make it `nil`.
+    /// strings through the exclusion list, numbers in the open intervals between them. Arrays and
+    /// objects among them make it `nil`.
     private static func complement(ofValues values: [SchemaValue]) -> [SchemaValue]? {
         var result: [SchemaValue] = []
         var strings: [SchemaValue] = []
         var booleans: [Bool] = []
+        var numbers: [DecimalNumber] = []
         var hasNull = false
         for value in values {
             switch value {
             case .null: hasNull = true
             case .bool(let flag): booleans.append(flag)
             case .string: strings.append(value)
+            case .number(let text):
+                guard let number = DecimalNumber(text) else { return nil }
+                if !numbers.contains(number) { numbers.append(number) }
             default: return nil
             }
         }
         let coveredTypes = (hasNull ? ["null"] : []) + (booleans.isEmpty ? [] : ["boolean"]) + (strings.isEmpty ? [] : ["string"])
+            + (numbers.isEmpty ? [] : ["number"])
         result.append(otherTypes(coveredTypes))
+        // The numbers between the listed ones: open intervals.
+        numbers.sort()
+        for index in 0...numbers.count where !numbers.isEmpty {
+            var bounds: [(key: String, value: SchemaValue)] = []
+            if index > 0 { bounds.append(("exclusiveMinimum", .number(numbers[index - 1].description))) }
+            if index < numbers.count { bounds.append(("exclusiveMaximum", .number(numbers[index].description))) }
+            result.append(typed("number", bounds))
+        }
         if !booleans.isEmpty, booleans.count < 2 || Set(booleans).count < 2, let flag = booleans.first {
             result.append(.object([("enum", .array([.bool(!flag)]))]))
         }
