@@ -54,22 +54,13 @@ struct NumberLanguage {
         let start = try builder.newState()
         let mantissa = try builder.newState()
         let integer = try builder.newState()
-        let dot = try builder.newState()
-        let fraction = try builder.newState()
-        let mark = try builder.newState()
         let sign = try builder.newState()
         let zeros = try builder.newState()
         let digits = try builder.newState()
         if positive { builder.epsilon(start, mantissa) }
         if negative { builder.transition(start, UInt8(ascii: "-"), UInt8(ascii: "-"), mantissa) }
         builder.transition(mantissa, UInt8(ascii: "0"), UInt8(ascii: "9"), integer)
-        builder.transition(integer, UInt8(ascii: "."), UInt8(ascii: "."), dot)
-        builder.transition(dot, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
-        builder.transition(fraction, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
-        for source in [integer, fraction] {
-            builder.transition(source, UInt8(ascii: "e"), UInt8(ascii: "e"), mark)
-            builder.transition(source, UInt8(ascii: "E"), UInt8(ascii: "E"), mark)
-        }
+        let (_, mark) = try Self.fractionAndExponentMark(after: integer, in: &builder)
         builder.transition(mark, UInt8(ascii: "-"), UInt8(ascii: "-"), sign)
         // The exponent is at least 1 in magnitude: leading zeros, then a nonzero digit.
         builder.epsilon(sign, zeros)
@@ -95,19 +86,10 @@ struct NumberLanguage {
         builder.epsilon(digits, integer)
         builder.epsilon(integer, end)
         guard !integerOnly else { return Fragment(start: start, end: end) }
-        let dot = try builder.newState()
-        let fraction = try builder.newState()
-        let mark = try builder.newState()
         let exponentSign = try builder.newState()
         let exponent = try builder.newState()
-        builder.transition(integer, UInt8(ascii: "."), UInt8(ascii: "."), dot)
-        builder.transition(dot, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
-        builder.transition(fraction, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
+        let (fraction, mark) = try Self.fractionAndExponentMark(after: integer, in: &builder)
         builder.epsilon(fraction, end)
-        for source in [integer, fraction] {
-            builder.transition(source, UInt8(ascii: "e"), UInt8(ascii: "e"), mark)
-            builder.transition(source, UInt8(ascii: "E"), UInt8(ascii: "E"), mark)
-        }
         builder.transition(mark, UInt8(ascii: "+"), UInt8(ascii: "+"), exponentSign)
         builder.transition(mark, UInt8(ascii: "-"), UInt8(ascii: "-"), exponentSign)
         builder.epsilon(mark, exponentSign)
@@ -115,6 +97,22 @@ struct NumberLanguage {
         builder.transition(exponent, UInt8(ascii: "0"), UInt8(ascii: "9"), exponent)
         builder.epsilon(exponent, end)
         return Fragment(start: start, end: end)
+    }
+
+    /// `(\.[0-9]+)?[eE]` after the integer part: the state inside the fraction digits, and the
+    /// state after the exponent mark.
+    private static func fractionAndExponentMark(after integer: Int32, in builder: inout NFABuilder) throws(SchemaError) -> (fraction: Int32, mark: Int32) {
+        let dot = try builder.newState()
+        let fraction = try builder.newState()
+        let mark = try builder.newState()
+        builder.transition(integer, UInt8(ascii: "."), UInt8(ascii: "."), dot)
+        builder.transition(dot, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
+        builder.transition(fraction, UInt8(ascii: "0"), UInt8(ascii: "9"), fraction)
+        for source in [integer, fraction] {
+            builder.transition(source, UInt8(ascii: "e"), UInt8(ascii: "e"), mark)
+            builder.transition(source, UInt8(ascii: "E"), UInt8(ascii: "E"), mark)
+        }
+        return (fraction, mark)
     }
 
     /// `multipleOf` as an integer divisor of the value times 10^scale.

@@ -116,17 +116,8 @@ extension SchemaCompiler {
             if size >= minimum { builder.epsilon(from, close.start) }
             guard size < maximum else { continue }
             for (index, literal) in literals.enumerated() where used & (1 << index) == 0 {
-                let next = used | (1 << index)
-                let target: Int32
-                if let known = states[next] {
-                    target = known
-                } else {
-                    target = try builder.newState()
-                    states[next] = target
-                }
-                let item = try builder.sequence((size > 0 ? [try token(",")] : []) + [try builder.literal(literal.utf8)])
-                builder.epsilon(from, item.start)
-                builder.epsilon(item.end, target)
+                let target = try laneState(used | (1 << index), &states)
+                try connectItem(try builder.literal(literal.utf8), from: from, to: target, isFirst: size == 0)
             }
         }
         return Fragment(start: open.start, end: close.end)
@@ -179,20 +170,26 @@ extension SchemaCompiler {
                 var moves: [(SchemaValue, Int)] = missing.map { ($0, matchCount) }
                 if maximumMatches.map({ matchCount < $0 }) ?? true { moves.append((matching, min(matchCount + 1, matchCap))) }
                 for (item, nextMatches) in moves {
-                    let key = lane(min(itemCount + 1, itemCap), nextMatches)
-                    let target: Int32
-                    if let known = lanes[key] {
-                        target = known
-                    } else {
-                        target = try builder.newState()
-                        lanes[key] = target
-                    }
-                    let path = try builder.sequence((itemCount > 0 ? [try token(",")] : []) + [try call(item, &self)])
-                    builder.epsilon(from, path.start)
-                    builder.epsilon(path.end, target)
+                    let target = try laneState(lane(min(itemCount + 1, itemCap), nextMatches), &lanes)
+                    try connectItem(try call(item, &self), from: from, to: target, isFirst: itemCount == 0)
                 }
             }
         }
         return closes ? Fragment(start: open.start, end: close.end) : nil
+    }
+
+    /// The state of a lane, made the first time it is reached.
+    private mutating func laneState(_ key: Int, _ lanes: inout [Int: Int32]) throws(SchemaError) -> Int32 {
+        if let known = lanes[key] { return known }
+        let created = try builder.newState()
+        lanes[key] = created
+        return created
+    }
+
+    /// An item between two states, after a comma unless it is the first.
+    private mutating func connectItem(_ value: Fragment, from: Int32, to: Int32, isFirst: Bool) throws(SchemaError) {
+        let item = try builder.sequence((isFirst ? [] : [try token(",")]) + [value])
+        builder.epsilon(from, item.start)
+        builder.epsilon(item.end, to)
     }
 }
