@@ -22,6 +22,31 @@ import Testing
         #expect(try !accepts(schema, #"{"b":"x","b":"y"}"#, options: CompileOptions(extraProperties: .allow)))
     }
 
+    @Test func draft07DependenciesBesideAnOverlappingOneOf() throws {
+        let schema = #"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"channel":{"type":"string"},"path":{"type":"string"}},"oneOf":[{"not":{"properties":{"path":{"type":"string"}},"required":["path"]}},{"required":["path"]}],"dependencies":{"path":{"not":{"properties":{"channel":{"type":"string"}},"required":["channel"]}}}}"#
+        #expect(try accepts(schema, #"{"path":"/x"}"#))
+        #expect(try accepts(schema, #"{"channel":"stable"}"#))
+        #expect(try !accepts(schema, #"{"channel":"stable","path":"/x"}"#))
+    }
+
+    @Test func everyFormatCompiles() throws {
+        for (name, regex) in SchemaCompiler.formats {
+            #expect(throws: Never.self, "\(name)") { _ = try CodePointAutomaton(try RegexParser.wholeMatchLanguage(regex)) }
+        }
+    }
+
+    @Test(arguments: [
+        ("hostname", "api.example-1.com", "localhost:8080"), ("ipv4", "10.1.2.255", "256.1.1.1"),
+        ("ipv6", "2001:db8::8a2e:370:7334", "2001:db8:::1"), ("uri-reference", "../a/b?c#d", "://"),
+        ("uri-template", "http://example.com/{id}{?q*}", "http://example.com/resource/{"),
+        ("json-pointer", "/a~1b/0", "/a~2"), ("relative-json-pointer", "1/a", "-1"), ("duration", "P1Y2M3DT4H", "P1H"),
+    ])
+    func formats(name: String, valid: String, invalid: String) throws {
+        let schema = #"{"type":"string","format":"\#(name)"}"#
+        #expect(try accepts(schema, "\"\(valid)\""))
+        #expect(try !accepts(schema, "\"\(invalid)\""))
+    }
+
     @Test func uniqueItemsOverListedValues() throws {
         let schema = #"{"type":"array","items":{"enum":["a","b",1]},"uniqueItems":true,"minItems":2}"#
         #expect(try accepts(schema, #"["a",1]"#))

@@ -10,13 +10,45 @@ extension SchemaCompiler {
         let label = #"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"#
         let hex = "[0-9a-fA-F]"
         let uriCharacter = #"([A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})"#
+        let octet = "(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+        let ipv4 = "\(octet)(\\.\(octet)){3}"
+        let h16 = "\(hex){1,4}"
+        let ls32 = "(\(h16):\(h16)|\(ipv4))"
+        let ipv6 = [
+            "(\(h16):){6}\(ls32)", "::(\(h16):){5}\(ls32)", "(\(h16))?::(\(h16):){4}\(ls32)",
+            "((\(h16):){0,1}\(h16))?::(\(h16):){3}\(ls32)", "((\(h16):){0,2}\(h16))?::(\(h16):){2}\(ls32)",
+            "((\(h16):){0,3}\(h16))?::\(h16):\(ls32)", "((\(h16):){0,4}\(h16))?::\(ls32)", "((\(h16):){0,5}\(h16))?::\(h16)",
+            "((\(h16):){0,6}\(h16))?::",
+        ].map { "(\($0))" }.joined(separator: "|")
+        // RFC 3986: a path character, one without ':' (a relative path's first segment), a query
+        // or fragment character.
+        let pathCharacter = #"([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})"#
+        let segmentCharacter = #"([A-Za-z0-9._~!$&'()*+,;=@-]|%[0-9A-Fa-f]{2})"#
+        let queryCharacter = "(\(pathCharacter)|[/?])"
+        let relativeReference = "(//(\(pathCharacter)|[\\[\\]])*(/\(pathCharacter)*)*|/(\(pathCharacter)+(/\(pathCharacter)*)*)?|\(segmentCharacter)+(/\(pathCharacter)*)*)?"
+            + "(\\?\(queryCharacter)*)?(#\(queryCharacter)*)?"
+        let uri = "[A-Za-z][A-Za-z0-9+.-]*:\(uriCharacter)*"
+        let iri = "[A-Za-z][A-Za-z0-9+.-]*:(\(uriCharacter)|[^\\x00-\\x7F])*"
+        let variable = "([A-Za-z0-9_]|%[0-9A-Fa-f]{2})(\\.?([A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(:[1-9][0-9]{0,3}|\\*)?"
+        let durationTime = "T([0-9]+H([0-9]+M([0-9]+S)?)?|[0-9]+M([0-9]+S)?|[0-9]+S)"
+        let durationDate = "([0-9]+D|[0-9]+M([0-9]+D)?|[0-9]+Y([0-9]+M([0-9]+D)?)?)"
         return [
+            "hostname": "\(label)(\\.\(label))*",
+            "ipv4": ipv4,
+            "ipv6": ipv6,
+            "uri-reference": "(\(uri))|(\(relativeReference))",
+            "iri": iri,
+            "iri-reference": "(\(iri))|(\(relativeReference))",
+            "uri-template": "([^\\x00-\\x20\"'%<>\\\\^`{|}]|%[0-9A-Fa-f]{2}|\\{[+#./;?&=,!@|]?\(variable)(,\(variable))*\\})*",
+            "json-pointer": "(/([^~/]|~[01])*)*",
+            "relative-json-pointer": "(0|[1-9][0-9]*)(#|(/([^~/]|~[01])*)*)",
+            "duration": "P(\(durationDate)(\(durationTime))?|\(durationTime)|[0-9]+W)",
             "date": date,
             "time": time,
             "date-time": "\(date)[Tt]\(time)",
             "email": "\(atom)(\\.\(atom))*@\(label)(\\.\(label))*",
             "uuid": "\(hex){8}-\(hex){4}-\(hex){4}-\(hex){4}-\(hex){12}",
-            "uri": "[A-Za-z][A-Za-z0-9+.-]*:\(uriCharacter)*",
+            "uri": uri,
         ]
     }()
 

@@ -7,7 +7,10 @@ extension SchemaCompiler {
         guard case .array(let alternatives) = choices, !alternatives.isEmpty else {
             throw invalid(keyword, at: pointer, "must be a non-empty array of schemas")
         }
-        let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) })
+        // The other constraints, still marked as in the 2020-12 form (read again, the keywords
+        // that form took from an older draft would be annotations).
+        let constraints = (schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) }
+        let siblings = SchemaValue.object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
         if keyword == "oneOf", !Self.areDisjoint(alternatives) {
             do {
                 return try compileExclusiveChoice(alternatives, siblings: siblings, at: pointer)
@@ -19,9 +22,7 @@ extension SchemaCompiler {
         var fragments: [Fragment] = []
         for (index, alternative) in alternatives.enumerated() {
             let branchPointer = pointer + "/\(keyword)/\(index)"
-            let branch = siblings.objectMembers?.isEmpty == false
-                ? try merge([siblings, alternative], at: branchPointer)
-                : alternative
+            let branch = constraints.isEmpty ? alternative : try merge([siblings, alternative], at: branchPointer)
             if let fragment = try compile(branch, at: branchPointer) { fragments.append(fragment) }
         }
         return fragments.isEmpty ? nil : try builder.alternation(fragments)
