@@ -215,7 +215,7 @@ extension SchemaCompiler {
         var branches: [[SchemaValue]] = []
         for (index, alternative) in alternatives.enumerated() {
             var combinations: [[SchemaValue]] = [[siblings, alternative]]
-            for (other, rival) in alternatives.enumerated() where other != index && !Self.areDisjoint([alternative, rival]) {
+            for (other, rival) in alternatives.enumerated() where other != index && !areDisjoint([alternative, rival], at: pointer) {
                 guard let parts = try complement(rival, at: pointer + "/oneOf/\(other)") else {
                     throw unsupported("oneOf", at: pointer, "its alternatives may overlap, and the complement of alternative \(other) cannot be built")
                 }

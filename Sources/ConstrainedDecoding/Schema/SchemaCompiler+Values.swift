@@ -11,7 +11,7 @@ extension SchemaCompiler {
         // that form took from an older draft would be annotations).
         let constraints = (schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) }
         let siblings = SchemaValue.object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
-        if keyword == "oneOf", !Self.areDisjoint(alternatives) {
+        if keyword == "oneOf", !areDisjoint(alternatives, at: pointer) {
             do {
                 return try compileExclusiveChoice(alternatives, siblings: siblings, at: pointer)
             } catch {
@@ -26,6 +26,13 @@ extension SchemaCompiler {
             if let fragment = try compile(branch, at: branchPointer) { fragments.append(fragment) }
         }
         return fragments.isEmpty ? nil : try builder.alternation(fragments)
+    }
+
+    /// Whether no value can match two of these schemas, read with their references followed.
+    mutating func areDisjoint(_ schemas: [SchemaValue], at pointer: String) -> Bool {
+        var resolved: [SchemaValue] = []
+        for schema in schemas { resolved.append((try? inlined(schema, at: pointer)) ?? schema) }
+        return Self.areDisjoint(resolved)
     }
 
     /// Whether no value can match two of these schemas.
@@ -82,7 +89,8 @@ extension SchemaCompiler {
         }
     }
 
-    /// `enum` and `const`: the values, spelled canonically, that also have an allowed type.
+    /// `enum` and `const`: the values, spelled canonically, that also meet the schema's other
+    /// keywords (checked value by value, as the validator checks a final value).
     mutating func compileLiterals(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         var values: [SchemaValue]
         if let constant = schema["const"] {
@@ -93,12 +101,10 @@ extension SchemaCompiler {
         } else {
             throw invalid("enum", at: pointer, "must be an array")
         }
-        let constraining = (schema.objectMembers ?? []).map(\.key).filter {
-            !SchemaKeywords.annotations.contains($0) && !["enum", "const", "type"].contains($0)
-        }
-        for keyword in constraining {
-            try refuse(keyword, at: pointer, "constraints beside enum or const are not supported")
-        }
+        // Other constraints are checked on each value now: only the values that meet them stay.
+        let constraints = (schema.objectMembers ?? []).filter { !["enum", "const"].contains($0.key) }
+        var run = ValidationRun(compiler: self)
+        values = values.filter { run.check($0, against: .object(constraints), schemaPointer: pointer, instancePointer: "").violation == nil }
         let types = try allowedTypes(schema, at: pointer)
         var fragments: [Fragment] = []
         var seen: [SchemaValue] = []

@@ -279,6 +279,12 @@ struct SchemaCompiler {
     /// The merge of schemas (an `allOf`, a choice and its siblings), each brought to the 2020-12
     /// form with its references inlined, and nested `allOf`s flattened.
     mutating func merge(_ parts: [SchemaValue], at pointer: String) throws(SchemaError) -> SchemaValue {
+        // One part with constraints needs no merge: kept as it is, a `$ref` stays a call.
+        let constraining = parts.filter { part in
+            if case .bool(true) = part { return false }
+            return part.objectMembers.map { !$0.allSatisfy { SchemaKeywords.annotations.contains($0.key) } } ?? true
+        }
+        if constraining.count == 1, let only = constraining.first, only["allOf"] == nil { return only }
         var prepared: [SchemaValue] = []
         func add(_ part: SchemaValue, at partPointer: String, _ compiler: inout SchemaCompiler) throws(SchemaError) {
             let part = try compiler.inlined(part, at: partPointer)

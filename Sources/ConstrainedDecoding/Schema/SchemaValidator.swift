@@ -47,7 +47,7 @@ public struct SchemaViolation: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 /// One validation: the compiler lends its reading of drafts and references.
-private struct ValidationRun {
+struct ValidationRun {
     var compiler: SchemaCompiler
     var depth = 0
 
