@@ -47,6 +47,17 @@ import Testing
         #expect(try !accepts(schema, "\"\(invalid)\""))
     }
 
+    @Test func longLengthLimitsCountThroughSharedBlocks() throws {
+        let schema = #"{"type":"string","minLength":40,"maxLength":4100}"#
+        for length in [40, 41, 63, 64, 65, 4095, 4096, 4100] {
+            #expect(try accepts(schema, "\"" + String(repeating: "é", count: length) + "\""), "\(length)")
+        }
+        for length in [0, 39, 4101, 5000] {
+            #expect(try !accepts(schema, "\"" + String(repeating: "a", count: length) + "\""), "\(length)")
+        }
+        #expect(try CompiledGrammar(jsonSchema: schema).stateCount < 10_000)
+    }
+
     @Test func uniqueItemsOverListedValues() throws {
         let schema = #"{"type":"array","items":{"enum":["a","b",1]},"uniqueItems":true,"minItems":2}"#
         #expect(try accepts(schema, #"["a",1]"#))

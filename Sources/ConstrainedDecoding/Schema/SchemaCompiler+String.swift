@@ -52,6 +52,10 @@ extension SchemaCompiler {
         ]
     }()
 
+    /// The longest length count whose characters are built in place; longer ones call a shared
+    /// character definition.
+    static let inlineCharacterLimit = 32
+
     mutating func compileString(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         let minimumLength = try count("minLength", of: schema, at: pointer) ?? 0
         let maximumLength = try count("maxLength", of: schema, at: pointer)
@@ -62,15 +66,28 @@ extension SchemaCompiler {
             if automaton.isEmpty { return nil }
             contents = try JSONStringSpelling.fragment(of: automaton, spelling: .jsonString, in: &builder)
         } else {
-            if let maximumLength, maximumLength > 10_000 {
-                throw unsupported("maxLength", at: pointer, "a maximum length above 10000 is not supported")
-            }
             guard minimumLength <= 10_000 else { throw unsupported("minLength", at: pointer, "a minimum length above 10000 is not supported") }
-            contents = try builder.repeated(minimum: minimumLength, maximum: maximumLength) { (builder: inout NFABuilder) throws(SchemaError) in
-                let start = try builder.newState()
-                let end = try builder.newState()
-                try JSONStringSpelling.addCharacters(.all, from: start, to: end, in: &builder)
-                return Fragment(start: start, end: end)
+            if max(minimumLength, maximumLength ?? 0) > Self.inlineCharacterLimit {
+                // Long counts call one shared character automaton from each position, and
+                // blocks of characters for the optional ones.
+                let character = definition(Self.characterPointer, schema: .bool(true))
+                let required = try builder.repeated(minimum: minimumLength, maximum: minimumLength) { (builder: inout NFABuilder) throws(SchemaError) in
+                    try builder.call(character)
+                }
+                let optional: Fragment
+                if let maximumLength {
+                    optional = try upToCharacters(maximumLength - minimumLength, character)
+                } else {
+                    optional = try builder.star(try builder.call(character))
+                }
+                contents = try builder.sequence([required, optional])
+            } else {
+                contents = try builder.repeated(minimum: minimumLength, maximum: maximumLength) { (builder: inout NFABuilder) throws(SchemaError) in
+                    let start = try builder.newState()
+                    let end = try builder.newState()
+                    try JSONStringSpelling.addCharacters(.all, from: start, to: end, in: &builder)
+                    return Fragment(start: start, end: end)
+                }
             }
         }
         return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])
@@ -122,5 +139,29 @@ extension SchemaCompiler {
         } catch {
             throw unsupported(keyword, at: pointer, error.reason)
         }
+    }
+
+    /// The number of characters in one block of ``upToCharacters(_:_:)``.
+    static let characterBlock = 64
+
+    /// At most `count` characters: whole blocks (a shared definition of exactly
+    /// ``characterBlock`` characters) and then single characters, so that the automaton grows
+    /// with `count / 64` rather than `count`.
+    private mutating func upToCharacters(_ count: Int, _ character: Int32) throws(SchemaError) -> Fragment {
+        let block = Self.characterBlock
+        func characters(_ maximum: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment {
+            try compiler.builder.repeated(minimum: 0, maximum: maximum) { (builder: inout NFABuilder) throws(SchemaError) in try builder.call(character) }
+        }
+        let (blocks, rest) = count.quotientAndRemainder(dividingBy: block)
+        guard blocks > 0 else { return try characters(rest, &self) }
+        guard blocks <= 4096 else { throw unsupported("maxLength", at: "", "a maximum length above \(4096 * block) is not supported") }
+        let blockID = definition(Self.blockPointer, schema: .bool(true))
+        func blockRun(_ minimum: Int, _ maximum: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment {
+            try compiler.builder.repeated(minimum: minimum, maximum: maximum) { (builder: inout NFABuilder) throws(SchemaError) in try builder.call(blockID) }
+        }
+        // Fewer than all blocks, then up to a block less one; or all blocks, then the rest.
+        let short = try builder.sequence([try blockRun(0, blocks - 1, &self), try characters(block - 1, &self)])
+        let full = try builder.sequence([try blockRun(blocks, blocks, &self), try characters(rest, &self)])
+        return try builder.alternation([short, full])
     }
 }

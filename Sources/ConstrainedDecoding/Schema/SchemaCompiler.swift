@@ -25,6 +25,10 @@ struct SchemaCompiler {
 
     /// The definition id of "any JSON value".
     static let anyValuePointer = "#any"
+    /// The definition id of one character of a string, spelt canonically.
+    static let characterPointer = "#character"
+    /// The definition id of a block of ``characterBlock`` characters.
+    static let blockPointer = "#block"
 
     init(document: SchemaValue, options: CompileOptions) {
         self.document = SchemaDocument(root: document, defaultDraft: options.defaultDraft)
@@ -48,6 +52,13 @@ struct SchemaCompiler {
             let fragment: Fragment
             if pending.pointer == Self.anyValuePointer {
                 fragment = try anyValue()
+            } else if pending.pointer == Self.characterPointer {
+                fragment = try characterFragment()
+            } else if pending.pointer == Self.blockPointer {
+                let character = definition(Self.characterPointer, schema: .bool(true))
+                fragment = try builder.repeated(minimum: Self.characterBlock, maximum: Self.characterBlock) { (builder: inout NFABuilder) throws(SchemaError) in
+                    try builder.call(character)
+                }
             } else if let compiled = try withBase(pending.base, { (compiler: inout SchemaCompiler) throws(SchemaError) in
                 try compiler.compile(pending.schema, at: pending.pointer)
             }) {
@@ -75,7 +86,7 @@ struct SchemaCompiler {
         let id = definitionCount
         definitionCount += 1
         definitionIDs[key] = id
-        let base = pointer == Self.anyValuePointer || key != pointer ? baseURI : document.base(at: pointer)
+        let base = pointer.hasPrefix("#") || key != pointer ? baseURI : document.base(at: pointer)
         pendingDefinitions.append((id, pointer, schema, base))
         return id
     }
