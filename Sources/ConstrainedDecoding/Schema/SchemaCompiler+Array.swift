@@ -1,5 +1,9 @@
 /// Arrays.
 extension SchemaCompiler {
+    /// The most positions of an array whose element automata are built in place; beyond, they
+    /// call a shared definition.
+    static let inlineElementLimit = 16
+
     mutating func compileArray(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         let prefix = schema["prefixItems"]?.arrayValue ?? []
         if let contains = schema["contains"] {
@@ -29,6 +33,21 @@ extension SchemaCompiler {
             index < prefix.count ? (prefix[index], pointer + "/prefixItems/\(index)") : (rest, pointer + "/items")
         }
 
+        // Many positions of the same element call one definition of it, once a first copy
+        // built in place has shown that it accepts some value.
+        let sharesElements = (maximum ?? 0) > Self.inlineElementLimit
+        var restAcceptsSome: Bool?
+        func element(_ index: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment? {
+            let (schema, elementPointer) = elementSchema(index)
+            if sharesElements, index >= prefix.count, let known = restAcceptsSome, case .object = schema {
+                guard known else { return nil }
+                return try compiler.builder.call(compiler.definition(elementPointer, schema: schema, key: elementPointer + "#" + schema.json))
+            }
+            let value = try compiler.compile(schema, at: elementPointer)
+            if index >= prefix.count { restAcceptsSome = value != nil }
+            return value
+        }
+
         // Built from the end: after `index` elements, either close, or ", element" and go on.
         func tail(_ index: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment? {
             let canStop = index >= minimum
@@ -44,8 +63,7 @@ extension SchemaCompiler {
                         return try compiler.builder.star(item)
                     }
                 } else {
-                    let (element, elementPointer) = elementSchema(index)
-                    if let value = try compiler.compile(element, at: elementPointer), let after = try tail(index + 1, &compiler) {
+                    if let value = try element(index, &compiler), let after = try tail(index + 1, &compiler) {
                         options.append(try compiler.builder.sequence([try compiler.token(","), value, after]))
                     }
                 }
@@ -55,9 +73,8 @@ extension SchemaCompiler {
 
         var contents: Fragment?
         let canBeEmpty = minimum == 0
-        let (first, firstPointer) = elementSchema(0)
         var nonEmpty: Fragment?
-        if maximum.map({ $0 > 0 }) ?? true, let value = try compile(first, at: firstPointer), let after = try tail(1, &self) {
+        if maximum.map({ $0 > 0 }) ?? true, let value = try element(0, &self), let after = try tail(1, &self) {
             nonEmpty = try builder.sequence([value, after])
         }
         switch (canBeEmpty, nonEmpty) {

@@ -29,6 +29,8 @@ struct SchemaCompiler {
     static let characterPointer = "#character"
     /// The definition id of a block of ``characterBlock`` characters.
     static let blockPointer = "#block"
+    /// The definition id of a run of whitespace (with ``CompileOptions/Whitespace/flexible(maximum:)``).
+    static let whitespacePointer = "#whitespace"
 
     init(document: SchemaValue, options: CompileOptions) {
         self.document = SchemaDocument(root: document, defaultDraft: options.defaultDraft)
@@ -54,6 +56,8 @@ struct SchemaCompiler {
                 fragment = try anyValue()
             } else if pending.pointer == Self.characterPointer {
                 fragment = try characterFragment()
+            } else if pending.pointer == Self.whitespacePointer, case .flexible(let maximum) = options.whitespace {
+                fragment = try whitespaceRun(maximum)
             } else if pending.pointer == Self.blockPointer {
                 let character = definition(Self.characterPointer, schema: .bool(true))
                 fragment = try builder.repeated(minimum: Self.characterBlock, maximum: Self.characterBlock) { (builder: inout NFABuilder) throws(SchemaError) in
@@ -132,7 +136,14 @@ struct SchemaCompiler {
     /// Whitespace between tokens, as the options allow.
     mutating func whitespace() throws(SchemaError) -> Fragment {
         guard case .flexible(let maximum) = options.whitespace, maximum > 0 else { return try builder.empty() }
-        return try builder.repeated(minimum: 0, maximum: maximum) { (builder: inout NFABuilder) throws(SchemaError) in
+        // Longer runs are one shared definition, called wherever whitespace may be.
+        if maximum > 4 { return try builder.call(definition(Self.whitespacePointer, schema: .bool(true))) }
+        return try whitespaceRun(maximum)
+    }
+
+    /// Up to `maximum` whitespace characters.
+    mutating func whitespaceRun(_ maximum: Int) throws(SchemaError) -> Fragment {
+        try builder.repeated(minimum: 0, maximum: maximum) { (builder: inout NFABuilder) throws(SchemaError) in
             let start = try builder.newState()
             let end = try builder.newState()
             for byte: UInt8 in [0x20, 0x0A, 0x0D, 0x09] { builder.transition(start, byte, byte, end) }
