@@ -1,17 +1,28 @@
 #!/usr/bin/env python3
-"""Writes the mask benchmark's cases: each a schema, a valid instance of it in compact JSON with
-the members in schema order, and the instance's tokens.
+"""Writes the mask benchmark's cases: each a schema, an instance of it in compact JSON with the
+members in schema order, and the instance's tokens.
 
-usage: make-cases.py VOCAB.json OUT.jsonl
+usage: make-cases.py VOCAB.json OUT.jsonl [--suite DIR]
+       make-cases.py VOCAB.json OUT.jsonl --bench DIR
 
-Sources: the schemas/ files with the instances in Benchmarks/cases/schema-instances.jsonl, and
-every valid instance of the JSON-Schema-Test-Suite (draft 2020-12) kept in Tests/Corpora.
+Default sources: the schemas/ files with the instances in Benchmarks/cases/schema-instances.jsonl,
+and every valid instance of the JSON-Schema-Test-Suite, draft 2020-12 as kept in Tests/Corpora,
+or the draft folder that --suite names (e.g. .../JSON-Schema-Test-Suite/tests/draft7).
+
+--bench DIR: instead, every instance, valid and invalid, of each JSONSchemaBench file DIR/*.jsonl
+(one schema a line: {"id", "schema", "tests": [{"valid", "data"}]}), for the coverage comparison.
+Each case also carries "subset" (the file's name without .jsonl) and "valid"; its id is the
+schema's id (which starts with the subset's name) and the test's index, "Github_easy/o14025#2".
+A schema id that occurs more than once in its file gets its line number, "BFCL/81@39#0". Instances
+that the tokenizer cannot encode (text that is not valid UTF-8) are skipped and counted.
+
 Tokens come from a greedy longest-match over the vocabulary's non-special tokens: a valid token
 sequence for the text, close to what a BPE tokenizer gives.
 """
+import argparse
+import collections
 import json
 import os
-import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -91,26 +102,63 @@ class Tokenizer:
         return tokens
 
 
-def main():
-    vocabulary = json.load(open(sys.argv[1]))
-    tokenizer = Tokenizer(vocabulary)
+def default_cases(suite):
+    """(id, schema, instance, extra fields) for the schemas/ files and the suite's valid instances."""
     cases = []
     with open(os.path.join(ROOT, "Benchmarks/cases/schema-instances.jsonl")) as handle:
         for number, line in enumerate(handle):
             entry = json.loads(line)
             schema = json.load(open(os.path.join(ROOT, "schemas", entry["schema_file"])))
-            cases.append((f"schemas/{entry['schema_file']}#{number}", schema, entry["instance"]))
-    suite = os.path.join(ROOT, "Tests/Corpora/JSON-Schema-Test-Suite/tests/draft2020-12")
+            cases.append((f"schemas/{entry['schema_file']}#{number}", schema, entry["instance"], {}))
     for name in sorted(n for n in os.listdir(suite) if n.endswith(".json")):
         for group_index, group in enumerate(json.load(open(os.path.join(suite, name)))):
             for test_index, test in enumerate(group["tests"]):
                 if test["valid"]:
-                    cases.append((f"{name}#{group_index}.{test_index}", group["schema"], test["data"]))
-    with open(sys.argv[2], "w") as out:
-        for identifier, schema, instance in cases:
+                    cases.append((f"{name}#{group_index}.{test_index}", group["schema"], test["data"], {}))
+    return cases
+
+
+def bench_cases(directory):
+    """(id, schema, instance, extra fields) for every test of every JSONSchemaBench file."""
+    cases = []
+    for name in sorted(n for n in os.listdir(directory) if n.endswith(".jsonl")):
+        subset = name[:-len(".jsonl")]
+        with open(os.path.join(directory, name)) as handle:
+            entries = [json.loads(line) for line in handle if line.strip()]
+        counts = collections.Counter(entry["id"] for entry in entries)
+        for line_number, entry in enumerate(entries):
+            schema_id = entry["id"] if counts[entry["id"]] == 1 else f"{entry['id']}@{line_number}"
+            for test_index, test in enumerate(entry["tests"]):
+                fields = {"subset": subset, "valid": bool(test["valid"])}
+                cases.append((f"{schema_id}#{test_index}", entry["schema"], test["data"], fields))
+    return cases
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Writes the mask benchmark's cases.")
+    parser.add_argument("vocab", help="vocabulary file from make-vocabulary.py")
+    parser.add_argument("out", help="cases file to write (JSON lines)")
+    parser.add_argument("--suite", default=os.path.join(ROOT, "Tests/Corpora/JSON-Schema-Test-Suite/tests/draft2020-12"),
+                        help="a JSON-Schema-Test-Suite draft folder (default: draft 2020-12 in Tests/Corpora)")
+    parser.add_argument("--bench", metavar="DIR", help="JSONSchemaBench folder of *.jsonl: write its instances instead")
+    arguments = parser.parse_args()
+    tokenizer = Tokenizer(json.load(open(arguments.vocab)))
+    cases = bench_cases(arguments.bench) if arguments.bench else default_cases(arguments.suite)
+    written = 0
+    skipped = 0
+    with open(arguments.out, "w") as out:
+        for identifier, schema, instance, fields in cases:
             text = json.dumps(normalize(ordered(instance, schema, schema)), separators=(",", ":"), ensure_ascii=False)
-            out.write(json.dumps({"id": identifier, "schema": schema, "instance": text, "tokens": tokenizer.encode(text)}, ensure_ascii=False) + "\n")
-    print(f"{sys.argv[2]}: {len(cases)} cases")
+            try:
+                tokens = tokenizer.encode(text)
+            except ValueError:  # no token for a byte, or text that is not valid UTF-8 (a lone surrogate)
+                skipped += 1
+                continue
+            record = {"id": identifier, "schema": schema, "instance": text, "tokens": tokens}
+            record.update(fields)
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            written += 1
+    print(f"{arguments.out}: {written} cases" + (f", {skipped} skipped (not tokenizable)" if skipped else ""))
 
 
 if __name__ == "__main__":
