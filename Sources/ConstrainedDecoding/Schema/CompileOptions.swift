@@ -20,8 +20,10 @@ public struct CompileOptions: Sendable, Equatable {
 
     public var whitespace: Whitespace
     public var extraProperties: ExtraProperties
-    /// Whether `format` constrains strings (date, time, date-time, email, uuid, uri) or is only an
-    /// annotation, as JSON Schema 2020-12 has it by default.
+    /// Whether `format` constrains strings (date, time, date-time, duration, email, hostname,
+    /// ipv4, ipv6, uri, uri-reference, iri, iri-reference, uri-template, uuid, json-pointer,
+    /// relative-json-pointer) or is only an annotation, as JSON Schema 2019-09 and later have it
+    /// by default. Other formats are always annotations.
     public var assertsFormats: Bool
     /// Whether keywords that cannot be enforced are dropped (and listed in
     /// ``CompiledGrammar/droppedKeywords``) instead of refused; the final value must then be
