@@ -8,7 +8,8 @@
 #   VOCAB.json: from Benchmarks/scripts/make-vocabulary.py; CASES.jsonl: from make-cases.py.
 #   Options such as --whitespace flexible or --extra-properties allow go to every engine.
 set -euo pipefail
-venv="$1"; vocab="$2"; cases="$3"; shift 3
+absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+venv="$(cd "$1" && pwd)"; vocab="$(absolute "$2")"; cases="$(absolute "$3")"; shift 3
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 swift build -c release --product guided-bench --package-path "$root" >&2
