@@ -58,6 +58,16 @@ import Testing
         #expect(try CompiledGrammar(jsonSchema: schema).stateCount < 10_000)
     }
 
+    @Test func oneOfAlternativesClosedByAdditionalPropertiesFalse() throws {
+        let schema = #"{"oneOf":[{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":false},{"type":"object","properties":{"b":{"type":"integer"}},"additionalProperties":false}]}"#
+        let options = CompileOptions(extraProperties: .allow)
+        #expect(try accepts(schema, #"{"a":1}"#, options: options))
+        #expect(try accepts(schema, #"{"b":1}"#, options: options))
+        // The empty object matches both, so neither.
+        #expect(try !accepts(schema, "{}", options: options))
+        #expect(try !accepts(schema, #"{"a":1,"b":2}"#, options: options))
+    }
+
     @Test func uniqueItemsOverListedValues() throws {
         let schema = #"{"type":"array","items":{"enum":["a","b",1]},"uniqueItems":true,"minItems":2}"#
         #expect(try accepts(schema, #"["a",1]"#))

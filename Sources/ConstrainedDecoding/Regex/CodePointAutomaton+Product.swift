@@ -35,6 +35,11 @@ extension CodePointAutomaton {
         try Self.product(self, other) { $0 || $1 }
     }
 
+    /// Exactly `names`.
+    static func exactly(_ names: [String]) -> CodePointAutomaton {
+        (try? anyString.subtracting(excluding(names))) ?? anyString.emptied
+    }
+
     /// Every string but `names`.
     static func excluding(_ names: some Sequence<String>) -> CodePointAutomaton {
         anyString.subtractingNames(Array(names))

@@ -12,11 +12,14 @@ struct NumberLanguage {
     var exclusiveMaximum = false
     var multipleOf: DecimalNumber?
     var integerOnly: Bool
+    /// Only numbers that are not integers: a fraction with a nonzero digit (the complement of
+    /// `integer` among numbers).
+    var notInteger = false
 
     /// The largest scaled divisor `multipleOf` may have.
     static let maximumDivisor = 1_000_000
 
-    var isUnconstrained: Bool { minimum == nil && maximum == nil && multipleOf == nil }
+    var isUnconstrained: Bool { minimum == nil && maximum == nil && multipleOf == nil && !notInteger }
 
     /// Adds the automaton to `builder` and returns its fragment.
     func fragment(in builder: inout NFABuilder, pointer: String) throws(SchemaError) -> Fragment {
@@ -42,7 +45,7 @@ struct NumberLanguage {
     /// magnitude is below 1, where the bounds hold every such number of that sign: the spelling
     /// that models and serializers use for tiny values. `nil` when the bounds do not allow it.
     private func smallExponentFragment(in builder: inout NFABuilder) throws(SchemaError) -> Fragment? {
-        guard !integerOnly, multipleOf == nil else { return nil }
+        guard !integerOnly, !notInteger, multipleOf == nil else { return nil }
         let zero = DecimalNumber(0)
         let one = DecimalNumber(1)
         // [0, 1) and (-1, 0] within the bounds.
@@ -144,6 +147,7 @@ struct NumberLanguage {
         var low = Order.equal
         var high = Order.equal
         var remainder = 0
+        var fractionNonzero = false
     }
 
     private func explore(divisor: (divisor: Int, scale: Int)?) -> (transitions: [[(UInt8, Int)]], accepting: [Bool], start: Int?) {
@@ -209,7 +213,10 @@ struct NumberLanguage {
             // A digit.
             next.low = order(state.low, digit: digit, state: state, bound: lowParts)
             next.high = order(state.high, digit: digit, state: state, bound: highParts)
-            if digit != 0 { next.nonzero = true }
+            if digit != 0 {
+                next.nonzero = true
+                if state.phase >= 4 { next.fractionNonzero = true }
+            }
             if let divisor, state.phase < 4 || state.fractionDigits < divisor.scale {
                 next.remainder = (state.remainder * 10 + Int(digit)) % divisor.divisor
             }
@@ -223,6 +230,7 @@ struct NumberLanguage {
 
         func accepts(_ state: State) -> Bool {
             guard state.phase == 2 || state.phase == 3 || state.phase == 5 else { return false }
+            if notInteger && !state.fractionNonzero { return false }
             var low = state.low
             var high = state.high
             if state.phase <= 3 {

@@ -73,8 +73,10 @@ extension SchemaCompiler {
         switch key {
         case "type":
             let types = try allowedTypes(schema, at: pointer)
-            // The numbers that are not integers cannot be written as a schema here.
-            if types.contains("integer") && !types.contains("number") { return nil }
+            // Integers without numbers: the other types, and the numbers that are not integers.
+            if types.contains("integer") && !types.contains("number") {
+                return [Self.otherTypes(types + ["number"]), Self.typed("number", [(SchemaKeywords.notInteger, .bool(true))])]
+            }
             return types.count == SchemaKeywords.types.count ? [] : [Self.otherTypes(types)]
         case "enum", "const":
             let values = key == "const" ? [value] : (value.arrayValue ?? [])
@@ -119,6 +121,11 @@ extension SchemaCompiler {
             return [.object([("type", .string("string")), ("enum", value)])]
         case SchemaKeywords.notPatterns:
             return (value.arrayValue ?? []).map { Self.typed("string", [("pattern", $0)]) }
+        case SchemaKeywords.notInteger:
+            return [Self.otherTypes(["number"]), .object([("type", .string("integer"))])]
+        case SchemaKeywords.outsideNames:
+            // Every member among the names.
+            return [Self.typed("object", [("propertyNames", .object([("enum", value)]))])]
         case SchemaKeywords.forbiddenNames:
             return (value.arrayValue ?? []).map { Self.typed("object", [("required", .array([$0]))]) }
         case "x-order":
@@ -166,11 +173,19 @@ extension SchemaCompiler {
         return result
     }
 
-    /// The objects where one listed property breaks its schema (with no `additionalProperties`
-    /// or `patternProperties`, whose complements are not built).
+    /// The objects where one listed property breaks its schema, or (with `additionalProperties:
+    /// false`) that have a member the schema does not list; `nil` with `patternProperties` or an
+    /// `additionalProperties` schema, whose complements are not built.
     private mutating func complementOfProperties(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> [SchemaValue]? {
-        guard schema["additionalProperties"] == nil, schema["patternProperties"] == nil else { return nil }
+        guard schema["patternProperties"] == nil else { return nil }
         var result: [SchemaValue] = []
+        switch schema["additionalProperties"] {
+        case nil, .bool(true)?: break
+        case .bool(false)?:
+            let names = (schema["properties"]?.objectMembers ?? []).map { SchemaValue.string($0.key) }
+            result.append(Self.typed("object", [(SchemaKeywords.outsideNames, .array(names))]))
+        default: return nil
+        }
         for (name, propertySchema) in schema["properties"]?.objectMembers ?? [] {
             guard let parts = try complement(propertySchema, at: pointer + "/properties/" + SchemaDocument.escape(name)) else { return nil }
             for part in parts {

@@ -84,48 +84,71 @@ extension SchemaCompiler {
         let sharesValues = lastLane > 1
         func canWrite(_ lane: Int) -> Bool { maximum.map { lane < $0 } ?? true }
 
+        // With `$guided:outside`, a flag per lane: whether a member outside those names came.
+        let outside = (schema[SchemaKeywords.outsideNames]?.arrayValue?.compactMap(\.stringValue)).map(Set.init)
+        let flags = outside == nil ? 1 : 2
+        func index(_ lane: Int, _ flag: Int) -> Int { lane * flags + flag }
         let open = try builder.sequence([try builder.literal("{".utf8), try whitespace()])
-        var lanes = [Int32?](repeating: nil, count: lastLane + 1)
+        var lanes = [Int32?](repeating: nil, count: (lastLane + 1) * flags)
         lanes[0] = open.end
         for member in effective {
-            var next = [Int32?](repeating: nil, count: lastLane + 1)
-            func state(_ lane: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Int32 {
-                if let existing = next[lane] { return existing }
+            var next = [Int32?](repeating: nil, count: lanes.count)
+            func state(_ key: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Int32 {
+                if let existing = next[key] { return existing }
                 let created = try compiler.builder.newState()
-                next[lane] = created
+                next[key] = created
                 return created
             }
+            let setsFlag = outside.map { !$0.contains(member.name) } ?? false
             for lane in 0...lastLane {
-                guard let from = lanes[lane] else { continue }
-                if !member.isRequired { builder.epsilon(from, try state(lane, &self)) }
-                guard canWrite(lane) else { continue }
-                guard let path = try memberPath(key: try quotedKey(member.name), afterComma: lane > 0, value: member.schema, at: member.pointer, shared: sharesValues)
-                else { continue }
-                builder.epsilon(from, path.start)
-                builder.epsilon(path.end, try state(min(lane + 1, lastLane), &self))
+                for flag in 0..<flags {
+                    guard let from = lanes[index(lane, flag)] else { continue }
+                    if !member.isRequired { builder.epsilon(from, try state(index(lane, flag), &self)) }
+                    guard canWrite(lane) else { continue }
+                    guard let path = try memberPath(key: try quotedKey(member.name), afterComma: lane > 0, value: member.schema, at: member.pointer, shared: sharesValues)
+                    else { continue }
+                    builder.epsilon(from, path.start)
+                    builder.epsilon(path.end, try state(index(min(lane + 1, lastLane), setsFlag ? 1 : flag), &self))
+                }
             }
             lanes = next
         }
-        // Further members, in any number, after the named ones.
-        if !extraClasses.isEmpty {
+        // Further members, in any number, after the named ones; with `$guided:outside`, each class
+        // split into the names it shares with the list and the others, which set the flag.
+        var extraParts: [(names: CodePointAutomaton, schema: SchemaValue, pointer: String, setsFlag: Bool)] = []
+        for extra in extraClasses {
+            guard let outside else {
+                extraParts.append((extra.names, extra.schema, extra.pointer, false))
+                continue
+            }
+            let listed = outside.sorted()
+            if let inside = try? extra.names.intersection(CodePointAutomaton.exactly(listed)), !inside.isEmpty {
+                extraParts.append((inside, extra.schema, extra.pointer, false))
+            }
+            let others = extra.names.subtractingNames(listed)
+            if !others.isEmpty { extraParts.append((others, extra.schema, extra.pointer, true)) }
+        }
+        if !extraParts.isEmpty {
             for lane in 0...lastLane where canWrite(lane) {
-                guard let from = lanes[lane] else { continue }
-                let target = min(lane + 1, lastLane)
-                if lanes[target] == nil { lanes[target] = try builder.newState() }
-                guard let to = lanes[target] else { continue }
-                for extra in extraClasses {
-                    let key = try quotedString(extra.names)
-                    guard let path = try memberPath(key: key, afterComma: lane > 0, value: extra.schema, at: extra.pointer, shared: sharesValues)
-                    else { continue }
-                    builder.epsilon(from, path.start)
-                    builder.epsilon(path.end, to)
+                for flag in 0..<flags {
+                    guard let from = lanes[index(lane, flag)] else { continue }
+                    for extra in extraParts {
+                        let target = index(min(lane + 1, lastLane), extra.setsFlag ? 1 : flag)
+                        if lanes[target] == nil { lanes[target] = try builder.newState() }
+                        guard let to = lanes[target] else { continue }
+                        let key = try quotedString(extra.names)
+                        guard let path = try memberPath(key: key, afterComma: lane > 0, value: extra.schema, at: extra.pointer, shared: sharesValues)
+                        else { continue }
+                        builder.epsilon(from, path.start)
+                        builder.epsilon(path.end, to)
+                    }
                 }
             }
         }
         let close = try builder.sequence([try whitespace(), try builder.literal("}".utf8)])
         var closes = false
         for lane in minimum...lastLane {
-            guard let from = lanes[lane] else { continue }
+            guard let from = lanes[index(lane, flags - 1)] else { continue }
             builder.epsilon(from, close.start)
             closes = true
         }

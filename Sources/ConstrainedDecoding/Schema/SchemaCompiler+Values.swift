@@ -140,6 +140,10 @@ extension SchemaCompiler {
 
     mutating func compileNumber(_ schema: SchemaValue, integerOnly: Bool, at pointer: String) throws(SchemaError) -> Fragment? {
         var language = NumberLanguage(integerOnly: integerOnly)
+        if schema[SchemaKeywords.notInteger] != nil {
+            if integerOnly { return nil }
+            language.notInteger = true
+        }
         func number(_ keyword: String) throws(SchemaError) -> DecimalNumber? {
             guard let value = schema[keyword] else { return nil }
             guard case .number(let text) = value, let number = DecimalNumber(text) else {

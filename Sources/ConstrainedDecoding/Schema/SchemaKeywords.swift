@@ -9,7 +9,11 @@ enum SchemaKeywords {
     static let notValues = "$guided:notValues"
     static let notPatterns = "$guided:notPatterns"
     static let forbiddenNames = "$guided:forbidden"
-    static let `internal`: Set<String> = [notValues, notPatterns, forbiddenNames]
+    /// An object must have a member whose name is none of these (`$guided:outside`).
+    static let outsideNames = "$guided:outside"
+    /// A number must not be an integer (`$guided:notInteger`).
+    static let notInteger = "$guided:notInteger"
+    static let `internal`: Set<String> = [notValues, notPatterns, forbiddenNames, outsideNames, notInteger]
 
     /// Keywords that only annotate or identify; accepted anywhere, they constrain nothing.
     static let annotations: Set<String> = [
@@ -26,11 +30,11 @@ enum SchemaKeywords {
     static let byType: [String: Set<String>] = [
         "object": [
             "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties",
-            "maxProperties", forbiddenNames,
+            "maxProperties", forbiddenNames, outsideNames,
         ],
         "array": ["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"],
         "string": ["minLength", "maxLength", "pattern", "format", notValues, notPatterns],
-        "number": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+        "number": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", notInteger],
         "integer": ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
         "boolean": [],
         "null": [],

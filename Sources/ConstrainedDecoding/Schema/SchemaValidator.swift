@@ -122,6 +122,7 @@ struct ValidationRun {
         switch value {
         case .number(let text):
             if let problem = Self.numberProblem(text, schema) { return fail(problem.keyword, problem.reason) }
+            if schema[SchemaKeywords.notInteger] != nil, DecimalNumber(text)?.isInteger == true { return fail("type", "is an integer") }
         case .string(let text):
             let length = text.unicodeScalars.count
             if let minimum = Self.count(schema["minLength"]), length < minimum { return fail("minLength", "is shorter than \(minimum)") }
@@ -180,6 +181,9 @@ struct ValidationRun {
             }
             for name in schema[SchemaKeywords.forbiddenNames]?.arrayValue?.compactMap(\.stringValue) ?? [] where names.contains(name) {
                 return fail("not", "has the member '\(name)'")
+            }
+            if let listed = schema[SchemaKeywords.outsideNames]?.arrayValue?.compactMap(\.stringValue), names.allSatisfy(listed.contains) {
+                return fail("additionalProperties", "has no member outside \(listed)")
             }
             for (trigger, needed) in schema["dependentRequired"]?.objectMembers ?? [] where names.contains(trigger) {
                 for name in needed.arrayValue?.compactMap(\.stringValue) ?? [] where !names.contains(name) {
