@@ -255,4 +255,3 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         #expect(errors.map(\.failureReason) == ["a", "b", "c", "d", "e", "f", "g", "h", "i"])
     }
 }
-
