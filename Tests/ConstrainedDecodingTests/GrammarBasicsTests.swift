@@ -66,6 +66,10 @@ import Testing
         // The empty object matches both, so neither.
         #expect(try !accepts(schema, "{}", options: options))
         #expect(try !accepts(schema, #"{"a":1,"b":2}"#, options: options))
+        // The same through references, as generators write it.
+        let referenced = ##"{"oneOf":[{"$ref":"#/$defs/a"},{"$ref":"#/$defs/b"}],"$defs":{"a":{"type":"object","properties":{"kind":{"const":"a"}},"additionalProperties":false},"b":{"type":"object","properties":{"kind":{"const":"b"}},"additionalProperties":false}}}"##
+        #expect(try accepts(referenced, #"{"kind":"a"}"#, options: options))
+        #expect(try !accepts(referenced, "{}", options: options))
     }
 
     @Test func uniqueItemsOverListedValues() throws {

@@ -24,7 +24,8 @@ extension SchemaCompiler {
         defer { inliningDepth -= 1 }
         var flat: SchemaValue
         do {
-            flat = try merge([schema], at: pointer)
+            // References followed and nested allOfs flattened, so that the keywords are in view.
+            flat = try merge([try inlined(schema, at: pointer)], at: pointer)
         } catch {
             return nil
         }
