@@ -273,7 +273,7 @@ extension SchemaCompiler {
         }
         if let literals {
             // Only these names: the automaton less everything but them.
-            automaton = (try? automaton.subtracting(CodePointAutomaton.excluding(literals))) ?? automaton.emptied
+            automaton = (try? automaton.intersection(CodePointAutomaton.exactly(literals))) ?? automaton.emptied
         }
         return automaton
     }

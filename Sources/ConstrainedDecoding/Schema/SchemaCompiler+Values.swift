@@ -103,8 +103,10 @@ extension SchemaCompiler {
         }
         // Other constraints are checked on each value now: only the values that meet them stay.
         let constraints = (schema.objectMembers ?? []).filter { !["enum", "const"].contains($0.key) }
-        var run = ValidationRun(compiler: self)
-        values = values.filter { run.check($0, against: .object(constraints), schemaPointer: pointer, instancePointer: "").violation == nil }
+        if constraints.contains(where: { !SchemaKeywords.annotations.contains($0.key) && $0.key != "type" }) {
+            var run = ValidationRun(compiler: self)
+            values = values.filter { run.check($0, against: .object(constraints), schemaPointer: pointer, instancePointer: "").violation == nil }
+        }
         let types = try allowedTypes(schema, at: pointer)
         var fragments: [Fragment] = []
         var seen: [SchemaValue] = []

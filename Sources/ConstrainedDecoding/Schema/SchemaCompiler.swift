@@ -172,9 +172,7 @@ struct SchemaCompiler {
         let schema = try normalized(value, at: pointer)
         let saved = baseURI
         defer { baseURI = saved }
-        if let identifier = schema["$id"]?.stringValue ?? schema["id"]?.stringValue, !identifier.hasPrefix("#") {
-            baseURI = URIReference.splitFragment(URIReference.resolve(identifier, against: baseURI)).0
-        }
+        baseURI = document.base(inside: schema, from: baseURI)
         for (key, _) in schema.objectMembers ?? [] where !SchemaKeywords.known.contains(key) {
             try refuse(key, at: pointer, SchemaKeywords.reason(for: key))
         }
@@ -272,11 +270,8 @@ struct SchemaCompiler {
     /// The schema with every `$ref` in it made absolute, and its identifiers dropped.
     func absolutized(_ schema: SchemaValue, base inherited: String) -> SchemaValue {
         guard case .object(let members) = schema else { return schema }
-        var base = inherited
+        let base = document.base(inside: schema, from: inherited)
         let identifierKeyword = document.draft.identifierKeyword
-        if let identifier = schema[identifierKeyword]?.stringValue, !identifier.hasPrefix("#") {
-            base = URIReference.splitFragment(URIReference.resolve(identifier, against: base)).0
-        }
         let subschemaKeywords = Dictionary(document.draft.subschemaKeywords, uniquingKeysWith: { first, _ in first })
         var result: [(key: String, value: SchemaValue)] = []
         for (key, value) in members where key != identifierKeyword {

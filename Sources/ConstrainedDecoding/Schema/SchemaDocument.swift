@@ -75,6 +75,13 @@ struct SchemaDocument {
         }
     }
 
+    /// The base URI inside `schema`: the resource its identifier names, else `base` (a
+    /// fragment-only identifier names an anchor, not a resource).
+    func base(inside schema: SchemaValue, from base: String) -> String {
+        guard let identifier = schema[draft.identifierKeyword]?.stringValue, !identifier.hasPrefix("#") else { return base }
+        return URIReference.splitFragment(URIReference.resolve(identifier, against: base)).0
+    }
+
     /// The value at a JSON pointer (escaped tokens, `""` for the root).
     func value(at pointer: String) -> SchemaValue? {
         var current = root

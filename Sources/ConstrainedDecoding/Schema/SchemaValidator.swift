@@ -87,9 +87,7 @@ struct ValidationRun {
         }
         let savedBase = compiler.baseURI
         defer { compiler.baseURI = savedBase }
-        if let identifier = schema["$id"]?.stringValue ?? schema["id"]?.stringValue, !identifier.hasPrefix("#") {
-            compiler.baseURI = URIReference.splitFragment(URIReference.resolve(identifier, against: compiler.baseURI)).0
-        }
+        compiler.baseURI = compiler.document.base(inside: schema, from: compiler.baseURI)
         var outcome = Outcome()
         func sub(_ keyword: String) -> String { schemaPointer + "/" + keyword }
         func at(_ token: String) -> String { instancePointer + "/" + SchemaDocument.escape(token) }
