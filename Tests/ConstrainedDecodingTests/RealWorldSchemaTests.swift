@@ -44,4 +44,52 @@ import Testing
         print("JSONSchemaBench-dev: \(schemas) schemas, \(compiled) compiled, \(checked) accepted spellings checked")
         #expect(compiled > schemas * 3 / 4)
     }
+
+    /// On a sample of the schemas, the mask at each step of a valid instance's spelling holds
+    /// exactly the tokens that the matcher accepts one by one, over a vocabulary cut from the
+    /// instances themselves (keys, quotes, escapes and partial characters, as real ones have).
+    @Test func masksMatchTokenByTokenChecks() throws {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+        guard !files.isEmpty else { return }
+        let options = CompileOptions(whitespace: .flexible(maximum: 20), extraProperties: .allow)
+        var cases: [(grammar: CompiledGrammar, spelling: [UInt8])] = []
+        var pieces = Set<[UInt8]>()
+        for file in files {
+            let text = try String(contentsOf: Self.folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n").enumerated() where number % 12 == 0 {
+                let entry = try JSONValue(parsing: String(line))
+                guard let schema = entry["schema"]?.jsonString, case .array(let tests)? = entry["tests"],
+                    let instance = tests.first(where: { $0["valid"] == .bool(true) })?["data"],
+                    let grammar = try? CompiledGrammar(jsonSchema: schema, options: options)
+                else { continue }
+                let spelling = Array(instance.jsonString.utf8.prefix(300))
+                cases.append((grammar, spelling))
+                for start in stride(from: 0, to: spelling.count, by: 5) {
+                    for length in 2...6 where start + length <= spelling.count { pieces.insert(Array(spelling[start..<start + length])) }
+                }
+            }
+        }
+        var tokens = (0...255).map { [UInt8($0)] } + pieces.sorted { $0.lexicographicallyPrecedes($1) }
+        tokens.append([])
+        let vocabulary = Vocabulary(tokens: tokens, specialTokens: [], endOfText: Int32(tokens.count - 1))
+        var mask = TokenBitset(capacity: vocabulary.count)
+        var steps = 0
+        for (grammar, spelling) in cases {
+            let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+            var position = 0
+            for _ in 0..<30 where position < spelling.count {
+                matcher.allowedTokens(into: &mask)
+                steps += 1
+                for id in 0..<Int32(vocabulary.count) where mask.contains(id) != matcher.canAdvance(token: id) {
+                    Issue.record("token \(String(decoding: tokens[Int(id)], as: UTF8.self)) after \(String(decoding: spelling[..<position], as: UTF8.self))")
+                }
+                // The longest piece of the vocabulary that spells on.
+                let length = (1...min(6, spelling.count - position)).reversed().first { pieces.contains(Array(spelling[position..<position + $0])) } ?? 1
+                guard matcher.advance(bytes: spelling[position..<position + length]) else { break }
+                position += length
+            }
+        }
+        print("mask checks: \(cases.count) schemas, \(vocabulary.count) tokens, \(steps) steps")
+        #expect(steps > 1000)
+    }
 }

@@ -63,6 +63,12 @@ struct LazyDFA: ~Copyable {
     private var accepting = ScratchBuffer<Bool>()
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets = ScratchBuffer<Int32>()
+    /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
+    private var plainRuns = ScratchBuffer<Int32>()
+    /// The longest plain-text run worth counting: the longest plain-text token's length.
+    var plainTextLimit: Int32 = 0 {
+        didSet { plainRuns.removeAll() ; plainRuns.extend(to: sets.count, with: Self.unknown) }
+    }
     /// Per state and continuation range (five each): the common target, ``unknown`` or ``mixed``.
     private var commonTargets = ScratchBuffer<Int32>()
 
@@ -73,6 +79,7 @@ struct LazyDFA: ~Copyable {
     private var core = ScratchBuffer<Int32>()
     private var targets = ScratchBuffer<Int32>()
     private var rowTransitions = ScratchBuffer<ByteNFA.Transition>()
+    private var sortedTransitions = ScratchBuffer<ByteNFA.Transition>()
     private var previousTargets = ScratchBuffer<Int32>()
     private var activeTransitions = ScratchBuffer<ByteNFA.Transition>()
 
@@ -191,6 +198,7 @@ struct LazyDFA: ~Copyable {
         (rowBase + (sets.count - 1) * width).initialize(repeating: Self.unknown, count: width)
         accepting.append(isAccepting)
         plainTargets.append(Self.unknown)
+        plainRuns.append(Self.unknown)
         commonTargets.extend(to: commonTargets.count + Self.continuationRanges.count, with: Self.unknown)
     }
 
@@ -264,7 +272,7 @@ struct LazyDFA: ~Copyable {
                 rowTransitions.append(transition)
             }
         }
-        if rowTransitions.count > 1 { Self.sortByLow(rowTransitions.elements) }
+        if rowTransitions.count > 1 { sortTransitionsByLow() }
         // A sweep over the bytes: each interval where the same transitions apply gets one target.
         // Neighbouring intervals often lead to the same NFA states (the bytes around a quote
         // inside a string); their closure is then looked up once.
@@ -302,16 +310,35 @@ struct LazyDFA: ~Copyable {
         }
     }
 
-    /// Sorts transitions by their first byte (insertion sort: a state has few).
-    private static func sortByLow(_ transitions: UnsafeMutableBufferPointer<ByteNFA.Transition>) {
-        for index in 1..<max(transitions.count, 1) {
-            let transition = transitions[index]
-            var position = index
-            while position > 0 && transitions[position - 1].low > transition.low {
-                transitions[position] = transitions[position - 1]
-                position -= 1
+    /// Sorts ``rowTransitions`` by their first byte, stably: insertion sort when a state has
+    /// few, else a counting sort through ``sortedTransitions``.
+    private mutating func sortTransitionsByLow() {
+        let transitions = rowTransitions.elements
+        let count = transitions.count
+        guard count > 24 else {
+            for index in 1..<max(count, 1) {
+                let transition = transitions[index]
+                var position = index
+                while position > 0 && transitions[position - 1].low > transition.low {
+                    transitions[position] = transitions[position - 1]
+                    position -= 1
+                }
+                transitions[position] = transition
             }
-            transitions[position] = transition
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 257) { starts in
+            starts.initialize(repeating: 0)
+            for transition in transitions { starts[Int(transition.low) + 1] += 1 }
+            for byte in 1...256 { starts[byte] += starts[byte - 1] }
+            sortedTransitions.extend(to: count, with: transitions[0])
+            let sorted = sortedTransitions.base
+            for transition in transitions {
+                let slot = Int(starts[Int(transition.low)])
+                sorted[slot] = transition
+                starts[Int(transition.low)] = Int32(slot + 1)
+            }
+            transitions.baseAddress?.update(from: sorted, count: count)
         }
     }
 
@@ -372,6 +399,35 @@ struct LazyDFA: ~Copyable {
         if plainTargets[index] == Self.unknown { plainTargets[index] = computePlainTextTarget(state) ?? Self.mixed }
         let target = plainTargets[index]
         return target == Self.mixed ? nil : target
+    }
+
+    /// In a state where plain-text characters are only counted, how many of them the chain of
+    /// states from `state` allows, up to ``plainTextLimit`` (reached when the chain loops); `nil`
+    /// when characters matter somewhere along it (as in a pattern). Remembered per state.
+    mutating func plainTextRun(_ state: Int32) -> Int? {
+        let index = Int(state)
+        if plainRuns[index] == Self.unknown { plainRuns[index] = computePlainTextRun(state) }
+        let run = plainRuns[index]
+        return run == Self.mixed ? nil : Int(run)
+    }
+
+    /// Whether every plain-text character leads from `state` back to it: then plain text of any
+    /// length may follow.
+    mutating func loopsOnPlainText(_ state: Int32) -> Bool {
+        plainTextTarget(state) == state
+    }
+
+    private mutating func computePlainTextRun(_ state: Int32) -> Int32 {
+        var allowed: Int32 = 0
+        var current = state
+        while allowed < plainTextLimit {
+            guard let next = plainTextTarget(current) else { return Self.mixed }
+            if next < 0 { break }
+            allowed += 1
+            if next == current { return plainTextLimit }
+            current = next
+        }
+        return allowed
     }
 
     private mutating func computePlainTextTarget(_ state: Int32) -> Int32? {

@@ -30,6 +30,7 @@ public final class GrammarMatcher {
         index = vocabulary?.index
         endOfText = vocabulary?.endOfText ?? -1
         state = dfa.start
+        dfa.plainTextLimit = Int32(vocabulary?.index.longestTokenText ?? 0)
         walkStates = Array(repeating: 0, count: (vocabulary?.index.trie.maximumDepth ?? 0) + 1)
     }
 
@@ -151,7 +152,7 @@ public final class GrammarMatcher {
         if masks.restore(state, into: &mask, index: index) { return }
         let plainLength: Int32
         var count: Int
-        if let length = plainTextLength(index: index) {
+        if let length = dfa.plainTextRun(state) {
             // Plain-text tokens are settled by their length; only the others are walked.
             index.setPlainTextTokens(upTo: length, in: &mask)
             plainLength = Int32(length)
@@ -170,25 +171,9 @@ public final class GrammarMatcher {
         masks.store(state, plainLength: plainLength, list: list, mask: mask)
     }
 
-    /// In a state where plain-text characters are only counted, the number of them the chain of
-    /// states allows (the longest plain-text token's when it loops); `nil` when characters
-    /// matter here (as in a pattern). Every state along the chain must count characters alike.
-    private func plainTextLength(index: VocabularyIndex) -> Int? {
-        let longest = index.longestPlainText
-        var allowed = 0
-        var current = state
-        while allowed < longest {
-            guard let next = dfa.plainTextTarget(current) else { return nil }
-            if next < 0 { break }
-            allowed += 1
-            if next == current { return longest }
-            current = next
-        }
-        return allowed
-    }
-
     /// Adds the tokens of `trie` that may come next: a walk of the trie from the current state,
-    /// from each allowed first byte, that skips every subtree whose path is refused. Returns how
+    /// from each allowed first byte, that skips every subtree whose path is refused and takes
+    /// whole every plain-text subtree reached in a state that plain text loops on. Returns how
     /// many tokens it added, recording the first ``MaskCache/listLimit`` in ``walkIDs``.
     private func fill(_ mask: inout TokenBitset, trie: borrowing TokenTrie) -> Int {
         let start = state
@@ -197,49 +182,51 @@ public final class GrammarMatcher {
         let listLimit = MaskCache.listLimit
         let width = dfa.width
         let classOf = dfa.classOf
+        let rootNodes = trie.rootNodes
         var added = 0
         walkStates.withUnsafeMutableBufferPointer { states in
             states[0] = start
             mask.withWords { words in
-                trie.bytes.withUnsafeBufferPointer { bytes in
-                    trie.depths.withUnsafeBufferPointer { depths in
-                        trie.subtreeEnds.withUnsafeBufferPointer { ends in
-                            trie.tokenStarts.withUnsafeBufferPointer { starts in
-                                trie.tokenIDs.withUnsafeBufferPointer { ids in
-                                    var rows = self.dfa.rowBase
-                                    for first in 0..<256 {
-                                        let root = Int(trie.rootNodes[first])
-                                        guard root >= 0, rows[Int(start) &* width &+ Int(classOf[first])] >= 0 else { continue }
-                                        var node = root
-                                        let end = Int(ends[root])
-                                        while node < end {
-                                            let parent = states[Int(depths[node]) - 1]
-                                            let slot = Int(parent) &* width &+ Int(classOf[Int(bytes[node])])
-                                            var next = rows[slot]
-                                            if next == LazyDFA.unknown {
-                                                self.dfa.computeRow(parent)
-                                                rows = self.dfa.rowBase
-                                                next = rows[slot]
-                                            }
-                                            if next < 0 {
-                                                node = Int(ends[node])
-                                                continue
-                                            }
-                                            states[Int(depths[node])] = next
-                                            var token = Int(starts[node])
-                                            let last = Int(starts[node + 1])
-                                            while token < last {
-                                                let id = ids[token]
-                                                words[Int(id) >> 6] |= 1 << UInt64(id & 63)
-                                                if added < listLimit { walkIDs[added] = id }
-                                                added += 1
-                                                token += 1
-                                            }
-                                            node += 1
-                                        }
-                                    }
-                                }
+                trie.withTables { trie in
+                    var rows = self.dfa.rowBase
+                    for first in 0..<256 {
+                        let root = Int(rootNodes[first])
+                        guard root >= 0, rows[Int(start) &* width &+ Int(classOf[first])] >= 0 else { continue }
+                        var node = root
+                        let end = Int(trie.subtreeEnds[root])
+                        while node < end {
+                            let parent = states[Int(trie.depths[node]) - 1]
+                            let slot = Int(parent) &* width &+ Int(classOf[Int(trie.bytes[node])])
+                            var next = rows[slot]
+                            if next == LazyDFA.unknown {
+                                self.dfa.computeRow(parent)
+                                rows = self.dfa.rowBase
+                                next = rows[slot]
                             }
+                            if next < 0 {
+                                node = Int(trie.subtreeEnds[node])
+                                continue
+                            }
+                            states[Int(trie.depths[node])] = next
+                            var following = node + 1
+                            if trie.plainBelow[node] {
+                                if self.dfa.loopsOnPlainText(next) {
+                                    // The whole subtree is allowed: none of its bytes is read.
+                                    following = Int(trie.subtreeEnds[node])
+                                }
+                                // Finding out may have built states, and moved the rows.
+                                rows = self.dfa.rowBase
+                            }
+                            var token = Int(trie.tokenStarts[node])
+                            let last = Int(trie.tokenStarts[following])
+                            while token < last {
+                                let id = trie.tokenIDs[token]
+                                words[Int(id) >> 6] |= 1 << UInt64(id & 63)
+                                if added < listLimit { walkIDs[added] = id }
+                                added += 1
+                                token += 1
+                            }
+                            node = following
                         }
                     }
                 }

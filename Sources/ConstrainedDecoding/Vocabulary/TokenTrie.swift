@@ -1,12 +1,17 @@
 /// The tokens of a vocabulary as a flat trie in depth-first order: node `i` reads byte
 /// `bytes[i]` at depth `depths[i]` (from 1), its subtree ends before `subtreeEnds[i]`, and the
-/// tokens spelled by the path to it are `tokenIDs[tokenStarts[i]..<tokenStarts[i + 1]]`.
+/// tokens spelled by the path to it are `tokenIDs[tokenStarts[i]..<tokenStarts[i + 1]]`, those of
+/// its subtree `tokenIDs[tokenStarts[i]..<tokenStarts[subtreeEnds[i]]]`.
 struct TokenTrie: Sendable {
     let bytes: [UInt8]
     let depths: [UInt16]
     let subtreeEnds: [Int32]
     let tokenStarts: [Int32]
     let tokenIDs: [Int32]
+    /// Whether every token of node `i`'s subtree goes on from the node with plain text only
+    /// (whole characters that need no escape in a JSON string): a state that every plain-text
+    /// character leads back to accepts the whole subtree.
+    let plainBelow: [Bool]
     let maximumDepth: Int
     /// For each byte, the node at depth 1 that reads it, or -1.
     let rootNodes: [Int32]
@@ -20,6 +25,7 @@ struct TokenTrie: Sendable {
         var subtreeEnds: [Int32] = []
         var tokenStarts: [Int32] = []
         var tokenIDs: [Int32] = []
+        var plainBelow: [Bool] = []
         // The path of open nodes, as node indices.
         var path: [Int] = []
         var previous: [UInt8] = []
@@ -36,7 +42,10 @@ struct TokenTrie: Sendable {
                 depths.append(UInt16(depth + 1))
                 subtreeEnds.append(0)
                 tokenStarts.append(Int32(tokenIDs.count))
+                plainBelow.append(true)
             }
+            let plainFrom = Self.plainSuffixes(token)
+            for (depth, node) in path.enumerated() where !plainFrom[depth + 1] { plainBelow[node] = false }
             // Tokens sorted together with the same bytes share the node.
             tokenIDs.append(Int32(id))
             maximumDepth = max(maximumDepth, token.count)
@@ -49,6 +58,7 @@ struct TokenTrie: Sendable {
         self.subtreeEnds = subtreeEnds
         self.tokenStarts = tokenStarts
         self.tokenIDs = tokenIDs
+        self.plainBelow = plainBelow
         self.maximumDepth = maximumDepth
         var rootNodes = [Int32](repeating: -1, count: 256)
         for (node, depth) in depths.enumerated() where depth == 1 { rootNodes[Int(bytes[node])] = Int32(node) }
@@ -56,4 +66,54 @@ struct TokenTrie: Sendable {
     }
 
     var nodeCount: Int { bytes.count }
+
+    /// The trie's arrays, read in place.
+    struct Tables {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let depths: UnsafeBufferPointer<UInt16>
+        let subtreeEnds: UnsafeBufferPointer<Int32>
+        let tokenStarts: UnsafeBufferPointer<Int32>
+        let tokenIDs: UnsafeBufferPointer<Int32>
+        let plainBelow: UnsafeBufferPointer<Bool>
+    }
+
+    /// Calls `body` with the trie's arrays, read in place.
+    func withTables<Result>(_ body: (Tables) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { bytes in
+            depths.withUnsafeBufferPointer { depths in
+                subtreeEnds.withUnsafeBufferPointer { ends in
+                    tokenStarts.withUnsafeBufferPointer { starts in
+                        tokenIDs.withUnsafeBufferPointer { ids in
+                            plainBelow.withUnsafeBufferPointer { plain in
+                                body(Tables(bytes: bytes, depths: depths, subtreeEnds: ends, tokenStarts: starts, tokenIDs: ids, plainBelow: plain))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// For each offset of `token` (and its end), whether the bytes from there are plain text.
+    private static func plainSuffixes(_ token: [UInt8]) -> [Bool] {
+        var plain = [Bool](repeating: false, count: token.count + 1)
+        plain[token.count] = true
+        for start in stride(from: token.count - 1, through: 0, by: -1) {
+            let length = Self.characterLength(token[start])
+            guard length > 0, start + length <= token.count, plain[start + length] else { continue }
+            plain[start] = VocabularyIndex.isPlainText(Array(token[start..<start + length]))
+        }
+        return plain
+    }
+
+    /// The length of the UTF-8 character that `lead` starts, 0 when it cannot start one.
+    private static func characterLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: return 2
+        case 0xE0...0xEF: return 3
+        case 0xF0...0xF4: return 4
+        default: return 0
+        }
+    }
 }
