@@ -36,6 +36,19 @@ struct Fragment {
 struct NFABuilder {
     private(set) var nfa = ByteNFA()
     let stateBudget: Int
+    /// States that read one byte range and go on to a state, shared by every path that ends the
+    /// same way (the last bytes of UTF-8 characters and escapes leading to the same state).
+    private var sharedSuffixes: [SharedSuffix: Int32] = [:]
+
+    /// States that start a shared sub-automaton, by a key that says what it reads and where it
+    /// leads.
+    private var sharedEntries: [String: Int32] = [:]
+
+    private struct SharedSuffix: Hashable {
+        let low: UInt8
+        let high: UInt8
+        let next: Int32
+    }
 
     init(stateBudget: Int) {
         self.stateBudget = stateBudget
@@ -47,6 +60,34 @@ struct NFABuilder {
         }
         nfa.states.append(ByteNFA.State())
         return Int32(nfa.states.count - 1)
+    }
+
+    /// Adds a path from `from` through `bytes` (one range each) to `to`. The states along it are
+    /// shared with every other path to `to` that ends with the same ranges, so that reading a
+    /// character from many states leads to the same few states.
+    mutating func path(_ bytes: [ClosedRange<UInt8>], from: Int32, to: Int32) throws(SchemaError) {
+        guard let first = bytes.first else { return epsilon(from, to) }
+        var next = to
+        for range in bytes.dropFirst().reversed() {
+            let key = SharedSuffix(low: range.lowerBound, high: range.upperBound, next: next)
+            if let shared = sharedSuffixes[key] {
+                next = shared
+            } else {
+                let state = try newState()
+                transition(state, range.lowerBound, range.upperBound, next)
+                sharedSuffixes[key] = state
+                next = state
+            }
+        }
+        transition(from, first.lowerBound, first.upperBound, next)
+    }
+
+    /// The entry state of the sub-automaton that `key` names: built by `build` the first time.
+    mutating func sharedEntry(_ key: String, build: (inout NFABuilder) throws(SchemaError) -> Int32) throws(SchemaError) -> Int32 {
+        if let entry = sharedEntries[key] { return entry }
+        let entry = try build(&self)
+        sharedEntries[key] = entry
+        return entry
     }
 
     mutating func epsilon(_ from: Int32, _ to: Int32) {

@@ -65,7 +65,8 @@ struct LazyDFA: ~Copyable {
     private var plainTargets = ScratchBuffer<Int32>()
     /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
     private var plainRuns = ScratchBuffer<Int32>()
-    /// The longest plain-text run worth counting: the longest plain-text token's length.
+    /// The longest plain-text run worth counting: the longest plain-text token's length, in
+    /// characters.
     var plainTextLimit: Int32 = 0 {
         didSet { plainRuns.removeAll() ; plainRuns.extend(to: sets.count, with: Self.unknown) }
     }

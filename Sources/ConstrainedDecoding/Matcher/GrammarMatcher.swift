@@ -30,7 +30,7 @@ public final class GrammarMatcher {
         index = vocabulary?.index
         endOfText = vocabulary?.endOfText ?? -1
         state = dfa.start
-        dfa.plainTextLimit = Int32(vocabulary?.index.longestTokenText ?? 0)
+        dfa.plainTextLimit = Int32(vocabulary?.index.longestPlainText ?? 0)
         walkStates = Array(repeating: 0, count: (vocabulary?.index.trie.maximumDepth ?? 0) + 1)
     }
 

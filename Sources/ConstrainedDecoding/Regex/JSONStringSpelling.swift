@@ -26,24 +26,41 @@ enum JSONStringSpelling {
 
     /// Adds to `builder` the paths from `from` to `to` that spell one character of `set`.
     static func addCharacters(_ set: CodePointSet, from: Int32, to: Int32, in builder: inout NFABuilder) throws(SchemaError) {
-        for range in set.intersection(mustEscape).ranges {
-            for scalar in range {
-                try addPath(escape(scalar).map { $0...$0 }, from: from, to: to, in: &builder)
+        let escaped = set.intersection(mustEscape)
+        if !escaped.isEmpty {
+            // After the backslash, one trie of the escapes of the set, shared by every state
+            // that reads them on to `to`.
+            let key = "escapes \(to) " + escaped.ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",")
+            let entry = try builder.sharedEntry(key) { (builder: inout NFABuilder) throws(SchemaError) -> Int32 in
+                let root = try builder.newState()
+                var nodes: [[UInt8]: Int32] = [[]: root]
+                for range in escaped.ranges {
+                    for scalar in range {
+                        let bytes = Array(escape(scalar).dropFirst())
+                        var state = root
+                        for length in 1...bytes.count {
+                            let byte = bytes[length - 1]
+                            if length == bytes.count {
+                                builder.transition(state, byte, byte, to)
+                            } else if let known = nodes[Array(bytes[..<length])] {
+                                state = known
+                            } else {
+                                let created = try builder.newState()
+                                builder.transition(state, byte, byte, created)
+                                nodes[Array(bytes[..<length])] = created
+                                state = created
+                            }
+                        }
+                    }
+                }
+                return root
             }
+            builder.transition(from, 0x5C, 0x5C, entry)
         }
         for range in set.subtracting(mustEscape).ranges {
             for sequence in UTF8Sequences.of(range) {
-                try addPath(sequence, from: from, to: to, in: &builder)
+                try builder.path(sequence, from: from, to: to)
             }
-        }
-    }
-
-    private static func addPath(_ bytes: [ClosedRange<UInt8>], from: Int32, to: Int32, in builder: inout NFABuilder) throws(SchemaError) {
-        var state = from
-        for (index, range) in bytes.enumerated() {
-            let next = index == bytes.count - 1 ? to : try builder.newState()
-            builder.transition(state, range.lowerBound, range.upperBound, next)
-            state = next
         }
     }
 
@@ -69,7 +86,7 @@ enum JSONStringSpelling {
                 case .raw:
                     for range in move.set.ranges {
                         for sequence in UTF8Sequences.of(range) {
-                            try addPath(sequence, from: states[state], to: states[move.target], in: &builder)
+                            try builder.path(sequence, from: states[state], to: states[move.target])
                         }
                     }
                 }

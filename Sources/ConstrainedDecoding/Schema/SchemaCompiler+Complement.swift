@@ -227,10 +227,10 @@ extension SchemaCompiler {
 
     /// `oneOf` whose alternatives may overlap: each alternative merged with the complements of
     /// the others it may overlap with, so that exactly one matches.
-    mutating func compileExclusiveChoice(_ alternatives: [SchemaValue], siblings: Siblings, at pointer: String) throws(SchemaError) -> Fragment? {
+    mutating func compileExclusiveChoice(_ alternatives: [SchemaValue], siblings: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         var branches: [[SchemaValue]] = []
         for (index, alternative) in alternatives.enumerated() {
-            var combinations: [[SchemaValue]] = [siblings.around(alternative)]
+            var combinations: [[SchemaValue]] = [[siblings, alternative]]
             for (other, rival) in alternatives.enumerated() where other != index && !areDisjoint([alternative, rival], at: pointer) {
                 guard let parts = try complement(rival, at: pointer + "/oneOf/\(other)") else {
                     throw unsupported("oneOf", at: pointer, "its alternatives may overlap, and the complement of alternative \(other) cannot be built")

@@ -2,14 +2,15 @@
 extension SchemaCompiler {
     /// `anyOf` and `oneOf`: the alternatives, each joined with the schema's other keywords.
     /// A `oneOf` whose alternatives may overlap is enforced through their complements
-    /// (``compileExclusiveChoice(_:siblings:at:)``), or refused. The keywords written before the
-    /// choice come first in the merge and those after it last, so that properties keep the order
-    /// the document gives them.
+    /// (``compileExclusiveChoice(_:siblings:at:)``), or refused.
     mutating func compileChoice(_ keyword: String, _ choices: SchemaValue, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         guard case .array(let alternatives) = choices, !alternatives.isEmpty else {
             throw invalid(keyword, at: pointer, "must be a non-empty array of schemas")
         }
-        let siblings = Self.siblings(of: keyword, in: schema)
+        // The other constraints, still marked as in the 2020-12 form (read again, the keywords
+        // that form took from an older draft would be annotations).
+        let constraints = (schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) }
+        let siblings = SchemaValue.object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
         if keyword == "oneOf", !areDisjoint(alternatives, at: pointer) {
             do {
                 return try compileExclusiveChoice(alternatives, siblings: siblings, at: pointer)
@@ -21,22 +22,10 @@ extension SchemaCompiler {
         var fragments: [Fragment] = []
         for (index, alternative) in alternatives.enumerated() {
             let branchPointer = pointer + "/\(keyword)/\(index)"
-            let branch = siblings.isEmpty ? alternative : try merge(siblings.around(alternative), at: branchPointer)
+            let branch = constraints.isEmpty ? alternative : try merge([siblings, alternative], at: branchPointer)
             if let fragment = try compile(branch, at: branchPointer) { fragments.append(fragment) }
         }
         return fragments.isEmpty ? nil : try builder.alternation(fragments)
-    }
-
-    /// The other constraints of a schema beside `keyword`: those written before it and those
-    /// after, still marked as in the 2020-12 form (read again, the keywords that form took from
-    /// an older draft would be annotations).
-    static func siblings(of keyword: String, in schema: SchemaValue) -> Siblings {
-        let members = schema.objectMembers ?? []
-        let position = members.firstIndex { $0.key == keyword } ?? members.count
-        func constraints(_ part: ArraySlice<(key: String, value: SchemaValue)>) -> SchemaValue {
-            .object(part.filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) } + [(SchemaKeywords.normalizedMarker, .bool(true))])
-        }
-        return Siblings(before: constraints(members[..<position]), after: constraints(members[position...]))
     }
 
     /// Whether no value can match two of these schemas, read with their references followed.

@@ -263,12 +263,8 @@ struct SchemaCompiler {
         // Moved out of its resource, the target's references must not depend on the base URI.
         if document.base(at: target) != baseURI { resolved = absolutized(resolved, base: document.base(at: target)) }
         resolved = try inlined(resolved, at: target)
-        // In the document's order: the keywords written before the reference, then its target.
-        let members = schema.objectMembers ?? []
-        let position = members.firstIndex { $0.key == "$ref" } ?? members.count
-        let before = SchemaValue.object(Array(members[..<position]))
-        let after = SchemaValue.object(members[position...].filter { $0.key != "$ref" })
-        return try SchemaMerger.merge([before, resolved, after], at: pointer)
+        let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "$ref" })
+        return try SchemaMerger.merge([siblings, resolved], at: pointer)
     }
 
     /// The schema with every `$ref` in it made absolute, and its identifiers dropped.

@@ -8,10 +8,6 @@ final class VocabularyIndex: Sendable {
     /// Plain-text tokens (whole UTF-8 characters, none of which must be escaped in a JSON string)
     /// of at least `n` characters, for `n` from 0 to one past the longest (which is empty).
     let plainTextTokensOfLengthAtLeast: [TokenBitset]
-    /// The most characters any token spells (bytes outside UTF-8 counted one each): a chain of
-    /// states that allows this many plain-text characters allows whatever plain text follows in
-    /// a token.
-    let longestTokenText: Int
 
     init(tokens: [[UInt8]], excluded: Set<Int32>) {
         trie = TokenTrie(tokens: tokens) { !excluded.contains(Int32($0)) }
@@ -30,7 +26,6 @@ final class VocabularyIndex: Sendable {
             atLeast[length].formUnion(atLeast[length + 1])
         }
         plainTextTokensOfLengthAtLeast = atLeast
-        longestTokenText = tokens.map { String(decoding: $0, as: UTF8.self).unicodeScalars.count }.max() ?? 0
     }
 
     /// Sets `mask` to the plain-text tokens of 1 to `length` characters (all of them when
@@ -44,6 +39,10 @@ final class VocabularyIndex: Sendable {
         let longest = plainTextTokensOfLengthAtLeast.count - 1
         mask.assign(plainTextTokensOfLengthAtLeast[min(length, 1)], subtracting: plainTextTokensOfLengthAtLeast[min(length + 1, longest)])
     }
+
+    /// The length in characters of the longest plain-text token: a chain of states that allows
+    /// this many characters allows every plain-text token.
+    var longestPlainText: Int { max(plainTextTokensOfLengthAtLeast.count - 2, 0) }
 
     /// Whether `bytes` are whole UTF-8 characters, none a control character, `"` or `\`.
     static func isPlainText(_ bytes: [UInt8]) -> Bool {
