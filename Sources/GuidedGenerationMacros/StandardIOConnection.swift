@@ -2,7 +2,7 @@
 import Foundation
 
 /// The compiler's plugin protocol over standard input and output: each message is an 8-byte
-/// little-endian length followed by that many bytes of JSON.
+/// little-endian length followed by that many bytes of JSON; a length of zero ends it.
 struct StandardIOConnection: MessageConnection {
     /// Why the connection cannot go on.
     enum ConnectionError: Error, CustomStringConvertible {
@@ -17,14 +17,21 @@ struct StandardIOConnection: MessageConnection {
         }
     }
 
-    private let input = FileHandle.standardInput
+    private let input: FileHandle
     private let output: FileHandle
 
+    /// A connection over standard input and output. Messages own standard output: anything else
+    /// printed goes to standard error instead.
     init() {
-        // Messages own standard output: anything else printed goes to standard error instead.
         let duplicate = dup(STDOUT_FILENO)
         dup2(STDERR_FILENO, STDOUT_FILENO)
-        output = FileHandle(fileDescriptor: duplicate, closeOnDealloc: true)
+        self.init(input: .standardInput, output: FileHandle(fileDescriptor: duplicate, closeOnDealloc: true))
+    }
+
+    /// A connection that reads messages from `input` and writes them to `output`.
+    init(input: FileHandle, output: FileHandle) {
+        self.input = input
+        self.output = output
     }
 
     func sendMessage<TX: Encodable>(_ message: TX) throws {
@@ -39,6 +46,9 @@ struct StandardIOConnection: MessageConnection {
         guard let header = try read(count: 8, allowingEndOfInput: true) else { return nil }
         let length = header.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
         guard length < 1 << 30 else { throw ConnectionError.messageTooLarge(Int(clamping: length)) }
+        // The compiler ends the conversation with an empty message (no JSON is empty): the
+        // plugin stops as at the end of its input.
+        guard length > 0 else { return nil }
         guard let payload = try read(count: Int(length), allowingEndOfInput: false) else { return nil }
         return try JSONDecoder().decode(RX.self, from: payload)
     }
