@@ -63,6 +63,7 @@ struct LazyDFA: ~Copyable {
     private var accepting = ScratchBuffer<Bool>()
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets = ScratchBuffer<Int32>()
+    private var plainLoopFlags = ScratchBuffer<Int8>()
     /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
     private var plainRuns = ScratchBuffer<Int32>()
     /// The longest plain-text run worth counting: the longest plain-text token's length, in
@@ -200,6 +201,7 @@ struct LazyDFA: ~Copyable {
         accepting.append(isAccepting)
         plainTargets.append(Self.unknown)
         plainRuns.append(Self.unknown)
+        plainLoopFlags.append(Self.plainLoopUnknown)
         commonTargets.extend(to: commonTargets.count + Self.continuationRanges.count, with: Self.unknown)
     }
 
@@ -412,10 +414,19 @@ struct LazyDFA: ~Copyable {
         return run == Self.mixed ? nil : Int(run)
     }
 
-    /// Whether every plain-text character leads from `state` back to it: then plain text of any
-    /// length may follow.
-    mutating func loopsOnPlainText(_ state: Int32) -> Bool {
-        plainTextTarget(state) == state
+    /// Per state: whether every plain-text character leads from it back to it (then plain text
+    /// of any length may follow): ``plainLoopUnknown``, ``plainLoops`` or ``plainLeaves``. Read
+    /// through a plain pointer in mask walks; it moves when states are added.
+    var plainLoopBase: UnsafeMutablePointer<Int8> { plainLoopFlags.base }
+    static let plainLoopUnknown: Int8 = 0
+    static let plainLoops: Int8 = 1
+    static let plainLeaves: Int8 = 2
+
+    /// Finds out, and records, whether plain text loops on `state` (see ``plainLoopBase``).
+    mutating func computePlainLoop(_ state: Int32) -> Int8 {
+        let flag = plainTextTarget(state) == state ? Self.plainLoops : Self.plainLeaves
+        plainLoopFlags[Int(state)] = flag
+        return flag
     }
 
     private mutating func computePlainTextRun(_ state: Int32) -> Int32 {

@@ -189,33 +189,41 @@ public final class GrammarMatcher {
             mask.withWords { words in
                 trie.withTables { trie in
                     var rows = self.dfa.rowBase
+                    var loops = self.dfa.plainLoopBase
                     for first in 0..<256 {
                         let root = Int(rootNodes[first])
                         guard root >= 0, rows[Int(start) &* width &+ Int(classOf[first])] >= 0 else { continue }
                         var node = root
                         let end = Int(trie.subtreeEnds[root])
                         while node < end {
-                            let parent = states[Int(trie.depths[node]) - 1]
+                            let entry = trie.depths[node]
+                            let depth = Int(entry & TokenTrie.depthMask)
+                            let parent = states[depth - 1]
                             let slot = Int(parent) &* width &+ Int(classOf[Int(trie.bytes[node])])
                             var next = rows[slot]
                             if next == LazyDFA.unknown {
                                 self.dfa.computeRow(parent)
                                 rows = self.dfa.rowBase
+                                loops = self.dfa.plainLoopBase
                                 next = rows[slot]
                             }
                             if next < 0 {
                                 node = Int(trie.subtreeEnds[node])
                                 continue
                             }
-                            states[Int(trie.depths[node])] = next
+                            states[depth] = next
                             var following = node + 1
-                            if trie.plainBelow[node] {
-                                if self.dfa.loopsOnPlainText(next) {
-                                    // The whole subtree is allowed: none of its bytes is read.
-                                    following = Int(trie.subtreeEnds[node])
+                            if entry & TokenTrie.plainBelowFlag != 0 {
+                                var loop = loops[Int(next)]
+                                // Worth finding out for subtrees of some size only: it may build states.
+                                if loop == LazyDFA.plainLoopUnknown && Int(trie.subtreeEnds[node]) - node > 16 {
+                                    loop = self.dfa.computePlainLoop(next)
+                                    // Finding out may have built states, and moved the tables.
+                                    rows = self.dfa.rowBase
+                                    loops = self.dfa.plainLoopBase
                                 }
-                                // Finding out may have built states, and moved the rows.
-                                rows = self.dfa.rowBase
+                                // The whole subtree is allowed: none of its bytes is read.
+                                if loop == LazyDFA.plainLoops { following = Int(trie.subtreeEnds[node]) }
                             }
                             var token = Int(trie.tokenStarts[node])
                             let last = Int(trie.tokenStarts[following])

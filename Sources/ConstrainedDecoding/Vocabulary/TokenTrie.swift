@@ -1,31 +1,34 @@
 /// The tokens of a vocabulary as a flat trie in depth-first order: node `i` reads byte
-/// `bytes[i]` at depth `depths[i]` (from 1), its subtree ends before `subtreeEnds[i]`, and the
-/// tokens spelled by the path to it are `tokenIDs[tokenStarts[i]..<tokenStarts[i + 1]]`, those of
-/// its subtree `tokenIDs[tokenStarts[i]..<tokenStarts[subtreeEnds[i]]]`.
+/// `bytes[i]` at depth `depths[i] & TokenTrie.depthMask` (from 1), its subtree ends before
+/// `subtreeEnds[i]`, and the tokens spelled by the path to it are
+/// `tokenIDs[tokenStarts[i]..<tokenStarts[i + 1]]`, those of its subtree
+/// `tokenIDs[tokenStarts[i]..<tokenStarts[subtreeEnds[i]]]`. Tokens longer than
+/// `depthMask` bytes are left out (no grammar step could take one).
 struct TokenTrie: Sendable {
     let bytes: [UInt8]
     let depths: [UInt16]
     let subtreeEnds: [Int32]
     let tokenStarts: [Int32]
     let tokenIDs: [Int32]
-    /// Whether every token of node `i`'s subtree goes on from the node with plain text only
-    /// (whole characters that need no escape in a JSON string): a state that every plain-text
-    /// character leads back to accepts the whole subtree.
-    let plainBelow: [Bool]
+    /// The bits of a `depths` entry that hold the depth; the top bit is set when every token of
+    /// the node's subtree goes on from the node with plain text only (whole characters that need
+    /// no escape in a JSON string): a state that every plain-text character leads back to
+    /// accepts the whole subtree.
+    static let depthMask: UInt16 = 0x7FFF
+    static let plainBelowFlag: UInt16 = 0x8000
     let maximumDepth: Int
     /// For each byte, the node at depth 1 that reads it, or -1.
     let rootNodes: [Int32]
 
     /// A trie of the tokens whose ids pass `include`.
     init(tokens: [[UInt8]], include: (Int) -> Bool) {
-        let order = tokens.indices.filter { include($0) && !tokens[$0].isEmpty }
+        let order = tokens.indices.filter { include($0) && !tokens[$0].isEmpty && tokens[$0].count <= Int(Self.depthMask) }
             .sorted { tokens[$0].lexicographicallyPrecedes(tokens[$1]) }
         var bytes: [UInt8] = []
         var depths: [UInt16] = []
         var subtreeEnds: [Int32] = []
         var tokenStarts: [Int32] = []
         var tokenIDs: [Int32] = []
-        var plainBelow: [Bool] = []
         // The path of open nodes, as node indices.
         var path: [Int] = []
         var previous: [UInt8] = []
@@ -39,13 +42,12 @@ struct TokenTrie: Sendable {
             for depth in shared..<token.count {
                 path.append(bytes.count)
                 bytes.append(token[depth])
-                depths.append(UInt16(depth + 1))
+                depths.append(UInt16(depth + 1) | Self.plainBelowFlag)
                 subtreeEnds.append(0)
                 tokenStarts.append(Int32(tokenIDs.count))
-                plainBelow.append(true)
             }
             let plainFrom = Self.plainSuffixes(token)
-            for (depth, node) in path.enumerated() where !plainFrom[depth + 1] { plainBelow[node] = false }
+            for (depth, node) in path.enumerated() where !plainFrom[depth + 1] { depths[node] &= Self.depthMask }
             // Tokens sorted together with the same bytes share the node.
             tokenIDs.append(Int32(id))
             maximumDepth = max(maximumDepth, token.count)
@@ -58,10 +60,9 @@ struct TokenTrie: Sendable {
         self.subtreeEnds = subtreeEnds
         self.tokenStarts = tokenStarts
         self.tokenIDs = tokenIDs
-        self.plainBelow = plainBelow
         self.maximumDepth = maximumDepth
         var rootNodes = [Int32](repeating: -1, count: 256)
-        for (node, depth) in depths.enumerated() where depth == 1 { rootNodes[Int(bytes[node])] = Int32(node) }
+        for (node, depth) in depths.enumerated() where depth & Self.depthMask == 1 { rootNodes[Int(bytes[node])] = Int32(node) }
         self.rootNodes = rootNodes
     }
 
@@ -74,7 +75,6 @@ struct TokenTrie: Sendable {
         let subtreeEnds: UnsafeBufferPointer<Int32>
         let tokenStarts: UnsafeBufferPointer<Int32>
         let tokenIDs: UnsafeBufferPointer<Int32>
-        let plainBelow: UnsafeBufferPointer<Bool>
     }
 
     /// Calls `body` with the trie's arrays, read in place.
@@ -84,9 +84,7 @@ struct TokenTrie: Sendable {
                 subtreeEnds.withUnsafeBufferPointer { ends in
                     tokenStarts.withUnsafeBufferPointer { starts in
                         tokenIDs.withUnsafeBufferPointer { ids in
-                            plainBelow.withUnsafeBufferPointer { plain in
-                                body(Tables(bytes: bytes, depths: depths, subtreeEnds: ends, tokenStarts: starts, tokenIDs: ids, plainBelow: plain))
-                            }
+                            body(Tables(bytes: bytes, depths: depths, subtreeEnds: ends, tokenStarts: starts, tokenIDs: ids))
                         }
                     }
                 }
