@@ -3,7 +3,7 @@
 /// `subtreeEnds[i]`, and the tokens spelled by the path to it are
 /// `tokenIDs[tokenStarts[i]..<tokenStarts[i + 1]]`, those of its subtree
 /// `tokenIDs[tokenStarts[i]..<tokenStarts[subtreeEnds[i]]]`. Tokens longer than
-/// `depthMask` bytes are left out (no grammar step could take one).
+/// `depthMask` bytes are left out, so never allowed (no real vocabulary has one).
 struct TokenTrie: Sendable {
     let bytes: [UInt8]
     let depths: [UInt16]
