@@ -63,13 +63,17 @@ struct LazyDFA: ~Copyable {
     private var accepting = ScratchBuffer<Bool>()
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets = ScratchBuffer<Int32>()
+    /// Per state: whether plain text loops on it (see ``plainLoopBase``).
     private var plainLoopFlags = ScratchBuffer<Int8>()
     /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
     private var plainRuns = ScratchBuffer<Int32>()
     /// The longest plain-text run worth counting: the longest plain-text token's length, in
     /// characters.
     var plainTextLimit: Int32 = 0 {
-        didSet { plainRuns.removeAll() ; plainRuns.extend(to: sets.count, with: Self.unknown) }
+        didSet {
+            plainRuns.removeAll()
+            plainRuns.extend(to: sets.count, with: Self.unknown)
+        }
     }
     /// Per state and continuation range (five each): the common target, ``unknown`` or ``mixed``.
     private var commonTargets = ScratchBuffer<Int32>()
