@@ -82,10 +82,22 @@ struct GenerateCommand {
                     for try await snapshot in session.streamResponse(to: prompt, schema: schema, options: options) {
                         print(snapshot.rawContent.jsonString)
                     }
+                } else if ProgressLine.isAvailable {
+                    // On a terminal the value is shown as it grows, then replaced by the same
+                    // line that a pipe gets.
+                    let progress = ProgressLine()
+                    var last: GeneratedContent?
+                    for try await snapshot in session.streamResponse(to: prompt, schema: schema, options: options) {
+                        progress.show(snapshot.rawContent.jsonString)
+                        last = snapshot.rawContent
+                    }
+                    progress.clear()
+                    guard let last else { throw CommandError.generationFailed("the response ended without content") }
+                    print(last.jsonString)
                 } else {
                     print(try await session.respond(to: prompt, schema: schema, options: options).rawContent.jsonString)
                 }
-            } else if stream {
+            } else if stream || ProgressLine.isAvailable {
                 var written = ""
                 for try await snapshot in session.streamResponse(to: prompt, options: options) {
                     FileHandle.standardOutput.write(Data(snapshot.content.utf8.dropFirst(written.utf8.count)))

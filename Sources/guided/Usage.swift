@@ -6,11 +6,13 @@ enum Usage {
         subcommands:
           generate --schema FILE [options] PROMPT
               Answer PROMPT with a value of the JSON Schema in FILE (draft 4, 6, 7, 2019-09 or
-              2020-12, as its $schema says), printed as compact JSON.
+              2020-12, as its $schema says), printed as compact JSON. On a terminal the value
+              is shown as it grows, then replaced by that line; --stream prints every snapshot
+              on a line of its own, --stats the speed and the time to the first snapshot.
               --lenient         leave out of the grammar what cannot be enforced while generating
                                 and check the final value against the whole schema instead
           respond [options] PROMPT
-              Answer PROMPT with text.
+              Answer PROMPT with text (on a terminal, as it is written).
           options: --instructions TEXT, --model GGUF, --greedy | --top-k K | --top-p P, --seed N,
                    --temperature T, --max-tokens N, --stream, --stats
 

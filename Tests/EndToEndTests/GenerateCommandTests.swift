@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// `guided generate`, run as a user runs it: on a terminal (through `script`, which gives it one)
+/// and into a pipe.
+@Suite(.serialized) struct GenerateCommandTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `guided` executable built beside the tests (the test command fetches the model with it
+    /// first, so it is there).
+    static var executable: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("guided")
+        return FileManager.default.isExecutableFile(atPath: beside.path) ? beside : root.appendingPathComponent(".build/release/guided")
+    }
+
+    /// What a shell command prints on standard output.
+    static func output(of command: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(command) exited with \(process.terminationStatus)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func onATerminalTheValueGrowsInPlaceAndEndsAsThePipedLine() throws {
+        _ = try requireModel()
+        let guided = Self.executable.path
+        try #require(FileManager.default.isExecutableFile(atPath: guided), "build guided first")
+        let schema = Self.root.appendingPathComponent("schemas/cat-profile.json").path
+        let arguments = "generate --greedy --schema '\(schema)' 'Describe a shelter cat named Tom.'"
+        let piped = try Self.output(of: "'\(guided)' \(arguments) 2>/dev/null")
+        #expect(!piped.contains("\u{1B}"), "no terminal control in a pipe: \(piped)")
+        let onTerminal = try Self.output(of: "script -q -e -c \"'\(guided)' \(arguments)\" /dev/null")
+        // Each snapshot rewrites the line; the last rewrite clears it for the final value.
+        let rewrites = onTerminal.components(separatedBy: "\r\u{1B}[K")
+        #expect(rewrites.count > 3, "the value was not shown as it grew: \(onTerminal.debugDescription)")
+        let finalLine = (rewrites.last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(finalLine == piped.trimmingCharacters(in: .whitespacesAndNewlines))
+        let value = try JSONSerialization.jsonObject(with: Data(finalLine.utf8)) as? [String: Any]
+        #expect(value?["name"] != nil, "\(finalLine)")
+    }
+}
