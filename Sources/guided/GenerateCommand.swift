@@ -121,6 +121,7 @@ struct GenerateCommand {
                 format: "prompt %d tokens (%d cached) in %.2f s; response %d tokens (%d forced) in %.2f s, %.1f tokens/s; first snapshot after %.2f s",
                 statistics.promptTokens, statistics.cachedPromptTokens, statistics.promptSeconds, statistics.responseTokens,
                 statistics.forcedTokens, statistics.responseSeconds, statistics.responseTokensPerSecond, statistics.firstSnapshotSeconds ?? 0)
+                + (statistics.isTruncated ? "; cut short at the token limit or the end of the context" : "")
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
     }

@@ -168,6 +168,22 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         #expect(!session.isResponding)
     }
 
+    @Test func freeTextEndsWhenTheContextFills() async throws {
+        // A reply longer than the context: the text ends where the context is full, flagged.
+        let long = session(ScriptedModel(replies: [String(repeating: "b", count: 400)], contextSize: 128))
+        let cut = try await long.respond(to: "Hi")
+        #expect(cut.content.hasPrefix("bbbb"))
+        #expect(cut.content.count < 400)
+        #expect(long.statistics?.isTruncated == true)
+        // The budget cuts it short as well; a reply the model ends is not flagged.
+        let budgeted = session(ScriptedModel(replies: [String(repeating: "b", count: 400)], contextSize: 1024))
+        _ = try await budgeted.respond(to: "Hi", options: GenerationOptions(maximumResponseTokens: 20))
+        #expect(budgeted.statistics?.isTruncated == true)
+        let short = session(ScriptedModel(replies: ["Hello there."]))
+        #expect(try await short.respond(to: "Hi").content == "Hello there.")
+        #expect(short.statistics?.isTruncated == false)
+    }
+
     @Test func promptLargerThanTheContext() async throws {
         let session = session(ScriptedModel(contextSize: 64))
         await #expect {

@@ -15,6 +15,9 @@ public struct GenerationStatistics: Sendable, Equatable {
     public var responseSeconds = 0.0
     /// Seconds from the start of the request to the first snapshot (`nil` before it).
     public var firstSnapshotSeconds: Double?
+    /// Whether a text response was cut short, by the context filling up or by
+    /// `maximumResponseTokens`, rather than ended by the model.
+    public var isTruncated = false
 
     /// Response tokens per second.
     public var responseTokensPerSecond: Double {

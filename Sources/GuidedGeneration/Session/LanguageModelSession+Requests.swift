@@ -198,5 +198,7 @@ extension GenerationStatistics {
         forcedTokens += turn.forcedTokens
         promptSeconds += turn.promptSeconds
         responseSeconds += turn.responseSeconds
+        // The answer is the last turn's: whether it was cut short.
+        isTruncated = turn.isTruncated
     }
 }

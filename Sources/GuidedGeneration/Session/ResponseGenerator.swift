@@ -163,13 +163,18 @@ private final class Turn {
         return ResponseGenerator.Output(content: content, text: text, statistics: statistics, isToolCalls: isToolCalls)
     }
 
-    /// Writes text until the model ends its turn or the budget is spent.
+    /// Writes text until the model ends its turn, the budget is spent or the context is full (the
+    /// last two cut the text short, as the statistics say).
     private func writeText() throws {
         let allowed = runtime.textTokens
-        while statistics.responseTokens < (budget ?? .max) {
+        while true {
+            if statistics.responseTokens >= (budget ?? .max) || generator.cache.tokens.count >= runtime.contextSize {
+                statistics.isTruncated = true
+                return
+            }
             penalizeRepetition()
-            guard let token = sampler.choose(logits: logits, allowed: allowed) else { break }
-            if runtime.model.stopTokens.contains(token) { break }
+            guard let token = sampler.choose(logits: logits, allowed: allowed) else { return }
+            if runtime.model.stopTokens.contains(token) { return }
             try write([token])
         }
     }
