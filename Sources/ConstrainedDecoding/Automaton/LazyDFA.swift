@@ -63,18 +63,11 @@ struct LazyDFA: ~Copyable {
     private var accepting = ScratchBuffer<Bool>()
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets = ScratchBuffer<Int32>()
-    /// Per state: whether plain text loops on it (see ``plainLoopBase``).
-    private var plainLoopFlags = ScratchBuffer<Int8>()
     /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
     private var plainRuns = ScratchBuffer<Int32>()
     /// The longest plain-text run worth counting: the longest plain-text token's length, in
     /// characters.
-    var plainTextLimit: Int32 = 0 {
-        didSet {
-            plainRuns.removeAll()
-            plainRuns.extend(to: sets.count, with: Self.unknown)
-        }
-    }
+    let plainTextLimit: Int32
     /// Per state and continuation range (five each): the common target, ``unknown`` or ``mixed``.
     private var commonTargets = ScratchBuffer<Int32>()
 
@@ -92,8 +85,9 @@ struct LazyDFA: ~Copyable {
     /// The state before any byte.
     private(set) var start: Int32 = 0
 
-    init(pool: TemplatePool, classes: ByteClasses, maximumCallDepth: Int) {
+    init(pool: TemplatePool, classes: ByteClasses, maximumCallDepth: Int, plainTextLimit: Int) {
         self.pool = pool
+        self.plainTextLimit = Int32(plainTextLimit)
         transitionStarts = pool.transitionStarts
         transitions = pool.transitions
         epsilonStarts = pool.epsilonStarts
@@ -205,7 +199,6 @@ struct LazyDFA: ~Copyable {
         accepting.append(isAccepting)
         plainTargets.append(Self.unknown)
         plainRuns.append(Self.unknown)
-        plainLoopFlags.append(Self.plainLoopUnknown)
         commonTargets.extend(to: commonTargets.count + Self.continuationRanges.count, with: Self.unknown)
     }
 
@@ -418,20 +411,11 @@ struct LazyDFA: ~Copyable {
         return run == Self.mixed ? nil : Int(run)
     }
 
-    /// Per state: whether every plain-text character leads from it back to it (then plain text
-    /// of any length may follow): ``plainLoopUnknown``, ``plainLoops`` or ``plainLeaves``. Read
-    /// through a plain pointer in mask walks; it moves when states are added.
-    var plainLoopBase: UnsafeMutablePointer<Int8> { plainLoopFlags.base }
-    static let plainLoopUnknown: Int8 = 0
-    static let plainLoops: Int8 = 1
-    static let plainLeaves: Int8 = 2
-
-    /// Finds out, and records, whether plain text loops on `state` (see ``plainLoopBase``).
-    mutating func computePlainLoop(_ state: Int32) -> Int8 {
-        let flag = plainTextTarget(state) == state ? Self.plainLoops : Self.plainLeaves
-        plainLoopFlags[Int(state)] = flag
-        return flag
-    }
+    /// Per state: its plain-text target (see ``plainTextTarget(_:)``), ``unknown`` until found
+    /// out, or a negative value when characters lead to different states. A state whose target
+    /// is itself allows plain text of any length. Read through a plain pointer in mask walks; it
+    /// moves when states are added.
+    var plainTargetBase: UnsafeMutablePointer<Int32> { plainTargets.base }
 
     private mutating func computePlainTextRun(_ state: Int32) -> Int32 {
         var allowed: Int32 = 0

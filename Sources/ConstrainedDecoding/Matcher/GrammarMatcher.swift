@@ -25,12 +25,13 @@ public final class GrammarMatcher {
     public static let maskCacheBytes = 32 << 20
 
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary? = nil) {
-        dfa = LazyDFA(pool: grammar.pool, classes: grammar.classes, maximumCallDepth: grammar.options.maximumReferenceDepth)
+        dfa = LazyDFA(
+            pool: grammar.pool, classes: grammar.classes, maximumCallDepth: grammar.options.maximumReferenceDepth,
+            plainTextLimit: vocabulary?.index.longestPlainText ?? 0)
         self.vocabulary = vocabulary
         index = vocabulary?.index
         endOfText = vocabulary?.endOfText ?? -1
         state = dfa.start
-        dfa.plainTextLimit = Int32(vocabulary?.index.longestPlainText ?? 0)
         walkStates = Array(repeating: 0, count: (vocabulary?.index.trie.maximumDepth ?? 0) + 1)
     }
 
@@ -189,7 +190,7 @@ public final class GrammarMatcher {
             mask.withWords { words in
                 trie.withTables { trie in
                     var rows = self.dfa.rowBase
-                    var loops = self.dfa.plainLoopBase
+                    var plainTargets = self.dfa.plainTargetBase
                     for first in 0..<256 {
                         let root = Int(rootNodes[first])
                         guard root >= 0, rows[Int(start) &* width &+ Int(classOf[first])] >= 0 else { continue }
@@ -204,7 +205,7 @@ public final class GrammarMatcher {
                             if next == LazyDFA.unknown {
                                 self.dfa.computeRow(parent)
                                 rows = self.dfa.rowBase
-                                loops = self.dfa.plainLoopBase
+                                plainTargets = self.dfa.plainTargetBase
                                 next = rows[slot]
                             }
                             if next < 0 {
@@ -214,16 +215,16 @@ public final class GrammarMatcher {
                             states[depth] = next
                             var following = node + 1
                             if entry & TokenTrie.plainBelowFlag != 0 {
-                                var loop = loops[Int(next)]
+                                var target = plainTargets[Int(next)]
                                 // Worth finding out for subtrees of some size only: it may build states.
-                                if loop == LazyDFA.plainLoopUnknown && Int(trie.subtreeEnds[node]) - node > 16 {
-                                    loop = self.dfa.computePlainLoop(next)
+                                if target == LazyDFA.unknown && Int(trie.subtreeEnds[node]) - node > 16 {
+                                    target = self.dfa.plainTextTarget(next) ?? LazyDFA.unknown
                                     // Finding out may have built states, and moved the tables.
                                     rows = self.dfa.rowBase
-                                    loops = self.dfa.plainLoopBase
+                                    plainTargets = self.dfa.plainTargetBase
                                 }
-                                // The whole subtree is allowed: none of its bytes is read.
-                                if loop == LazyDFA.plainLoops { following = Int(trie.subtreeEnds[node]) }
+                                // Plain text loops here: the whole subtree is allowed, none of its bytes read.
+                                if target == next { following = Int(trie.subtreeEnds[node]) }
                             }
                             var token = Int(trie.tokenStarts[node])
                             let last = Int(trie.tokenStarts[following])

@@ -35,7 +35,7 @@ public struct CompiledGrammar: Sendable {
         ignoredKeywords = compiler.annotations
         droppedKeywords = compiler.dropped
         // A root that only leads into definitions that accept nothing accepts nothing.
-        guard LazyDFA(pool: pool, classes: classes, maximumCallDepth: options.maximumReferenceDepth).start >= 0 else {
+        guard LazyDFA(pool: pool, classes: classes, maximumCallDepth: options.maximumReferenceDepth, plainTextLimit: 0).start >= 0 else {
             throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
         }
     }
