@@ -5,9 +5,9 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 /// Runs a benchmark; an error ends the program with its message.
-func runOrExit(_ body: () throws -> Void) {
+func runOrExit(_ body: () async throws -> Void) async {
     do {
-        try body()
+        try await body()
     } catch {
         FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
         exit(1)
@@ -18,25 +18,17 @@ switch arguments.first {
 case "json":
     JSONBenchmark(arguments: Array(arguments.dropFirst())).run()
 case "decode":
-    runOrExit { try DecodeBenchmark(arguments: Array(arguments.dropFirst())).run() }
+    await runOrExit { try DecodeBenchmark(arguments: Array(arguments.dropFirst())).run() }
 case "logits":
-    runOrExit { try LogitsCommand(arguments: Array(arguments.dropFirst())).run() }
+    await runOrExit { try LogitsCommand(arguments: Array(arguments.dropFirst())).run() }
 case "generate":
-    do {
-        try await GenerateBenchmark(arguments: Array(arguments.dropFirst())).run()
-    } catch {
-        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
-        exit(1)
-    }
+    await runOrExit { try await GenerateBenchmark(arguments: Array(arguments.dropFirst())).run() }
 case "tools":
-    do {
-        try await ToolBenchmark(arguments: Array(arguments.dropFirst())).run()
-    } catch {
-        FileHandle.standardError.write(Data("guided-bench: \(error)\n".utf8))
-        exit(1)
-    }
+    await runOrExit { try await ToolBenchmark(arguments: Array(arguments.dropFirst())).run() }
+case "quality":
+    await runOrExit { try await QualityBenchmark(arguments: Array(arguments.dropFirst())).run() }
 case "masks":
-    runOrExit { try MaskBenchmark(arguments: Array(arguments.dropFirst())).run() }
+    await runOrExit { try MaskBenchmark(arguments: Array(arguments.dropFirst())).run() }
 default:
     print("""
         usage: guided-bench <benchmark> [options]
@@ -58,6 +50,10 @@ default:
               tool calling: of 20 questions whose instructions demand a lookup, how many the model
               answers with a tool call and how many answers use the output; then a follow-up
               turn timed against the first turn and against a fresh session (nothing cached)
+          quality [--model PATH] [--prompts FILE] [--seeds 3] [--max-tokens 1024] [--out FILE]
+              answers to the prompts of Benchmarks/cases/quality-prompts.jsonl, greedy and with
+              each seed at default sampling, one JSON record each; Benchmarks/peers/quality.py
+              asks llama-server the same and checks both (Benchmarks/compare-quality.sh)
           logits --model PATH --text TEXT [--threads N]
               tokenizes TEXT (no template), runs it, and prints {"tokens": [...], "top": [[id, logit], ...]}
               with the 20 largest last-position logits

@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func leniently_theFinalValueIsCheckedAgainstTheWholeSchema() async throws {
-        let schema = try GenerationSchema(jsonSchema: Self.tags, lenient: true)
+        // Two items at least, so that the repeat is not taken back as a loop.
+        let schema = try GenerationSchema(jsonSchema: Self.tags.replacingOccurrences(of: #""uniqueItems""#, with: #""minItems":2,"uniqueItems""#), lenient: true)
         #expect(schema.isLenient)
         let good = try await session(ScriptedModel(replies: [#"["a","b"]"#])).respond(to: "Tags", schema: schema)
         #expect(good.content.jsonString == #"["a","b"]"#)

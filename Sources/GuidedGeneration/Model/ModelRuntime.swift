@@ -9,6 +9,10 @@ final class ModelRuntime: Sendable {
     let vocabulary: Vocabulary
     /// The tokens a text response may hold: every ordinary token, and those that end the turn.
     let textTokens: TokenBitset
+    /// The penalty on tokens that would extend a repeat, over this vocabulary.
+    let sequencePenalty: SequenceRepetitionPenalty
+    /// The penalty on markup in JSON string values, over this vocabulary.
+    let markupPenalty: MarkupPenalty
     private let grammars = Mutex<[String: CompiledGrammar]>([:])
 
     init(model: any LoadedLanguageModel, contextSize: Int) {
@@ -21,6 +25,8 @@ final class ModelRuntime: Sendable {
         for id in model.tokenBytes.indices where !model.specialTokens.contains(Int32(id)) { text.insert(Int32(id)) }
         for id in model.stopTokens { text.insert(id) }
         textTokens = text
+        sequencePenalty = SequenceRepetitionPenalty(tokens: model.tokenBytes)
+        markupPenalty = MarkupPenalty(tokens: model.tokenBytes)
     }
 
     /// The grammar of a JSON Schema, compiled once; `lenient` drops the keywords that cannot be

@@ -27,6 +27,13 @@ final class ContextCache: @unchecked Sendable {
         return (logits, common)
     }
 
+    /// Drops the cache after its first `count` tokens. Call with ``lock`` held.
+    func truncate(to count: Int) {
+        guard count < tokens.count else { return }
+        context?.truncate(to: count)
+        tokens.removeLast(tokens.count - count)
+    }
+
     /// Appends `more` to the cache and returns the logits that follow. Call with ``lock`` held,
     /// after ``load(_:runtime:)``.
     func append(_ more: [Int32]) throws -> UnsafeBufferPointer<Float> {

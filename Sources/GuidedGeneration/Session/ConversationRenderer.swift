@@ -2,8 +2,8 @@
 /// system message, prompts (with the schema of their response format) as user messages,
 /// responses as assistant messages. When the instructions define tools, the model's turns are
 /// written as ``ToolTurnFormat`` writes them, with the tools presented in the system message.
-enum ConversationRenderer {
-    static func messages(of transcript: Transcript) -> [ConversationMessage] {
+package enum ConversationRenderer {
+    package static func messages(of transcript: Transcript) -> [ConversationMessage] {
         let hasTools = transcript.contains { entry in
             if case .instructions(let instructions) = entry { return !instructions.toolDefinitions.isEmpty }
             return false

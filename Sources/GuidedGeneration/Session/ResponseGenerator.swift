@@ -101,6 +101,9 @@ private final class Turn {
     private var text: TextAccumulator
     private var last: GeneratedContent?
     private var mask: TokenBitset
+    /// The length of the text after each response token.
+    private var tokenEnds: [Int] = []
+    private var watch: RepetitionWatch
     private let started: Date
     private let onSnapshot: (GeneratedContent) -> Void
 
@@ -117,6 +120,7 @@ private final class Turn {
         self.onSnapshot = onSnapshot
         sampler = generator.makeSampler()
         text = TextAccumulator(json: generator.grammar != nil)
+        watch = RepetitionWatch(json: generator.grammar != nil)
         mask = TokenBitset(capacity: generator.runtime.vocabulary.count)
     }
 
@@ -175,7 +179,12 @@ private final class Turn {
             penalizeRepetition()
             guard let token = sampler.choose(logits: logits, allowed: allowed) else { return }
             if runtime.model.stopTokens.contains(token) { return }
-            try write([token])
+            if case .loop(let keep)? = try write([token]) {
+                // The text ends before the loop.
+                try cut(keepingBytes: trimmedEnd(keep))
+                try report()
+                return
+            }
         }
     }
 
@@ -189,8 +198,8 @@ private final class Turn {
                     matcher.rollback(excess)
                     forced.removeLast(excess)
                 }
-                if !forced.isEmpty { try write(forced) }
                 statistics.forcedTokens += forced.count
+                if !forced.isEmpty, let finding = try write(forced) { try end(finding, matcher: matcher) }
                 if excess > 0 { throw Stop.budget }
                 continue
             }
@@ -199,8 +208,54 @@ private final class Turn {
             guard let token = sampler.sample(logits: logits, matcher: matcher, mask: &mask) else { throw Stop.noToken }
             if token == runtime.vocabulary.endOfText { break }
             matcher.advance(token: token)
-            try write([token])
+            if let finding = try write([token]) { try end(finding, matcher: matcher) }
         }
+    }
+
+    /// Ends a loop that the grammar allows to end where it began: the text goes back to the
+    /// comma before a repeated element, and the array closes; or back to where a run of words
+    /// came back, and the string closes. Otherwise the text stays as it is.
+    private func end(_ finding: RepetitionWatch.Finding, matcher: GrammarMatcher) throws {
+        let (keep, ending) =
+            switch finding {
+            case .repeatedElement(let keep): (keep, "]")
+            case .loop(let keep): (trimmedEnd(keep), "\"")
+            }
+        // The tokens wholly kept; the bytes after the last of them are written again, with the ending.
+        var kept = tokenEnds.firstIndex { $0 > keep } ?? tokenEnds.count
+        while kept > 0, String(validating: text.bytes[tokenEnds[kept - 1]..<keep], as: UTF8.self) == nil { kept -= 1 }
+        let start = kept > 0 ? tokenEnds[kept - 1] : 0
+        let removed = tokenEnds.count - kept
+        let tokens = runtime.model.tokenize(String(decoding: text.bytes[start..<keep], as: UTF8.self) + ending, parsingSpecialTokens: false)
+        matcher.rollback(removed)
+        var accepted = 0
+        while accepted < tokens.count, matcher.advance(token: tokens[accepted]) { accepted += 1 }
+        guard accepted == tokens.count else {
+            matcher.rollback(accepted)
+            for token in generator.cache.tokens.suffix(removed) { matcher.advance(token: token) }
+            return
+        }
+        try cut(keepingBytes: start)
+        try write(tokens)
+    }
+
+    /// Drops the response after its first `count` bytes; the tokens wholly within them stay in
+    /// the context.
+    private func cut(keepingBytes count: Int) throws {
+        let removed = tokenEnds.count - (tokenEnds.firstIndex { $0 > count } ?? tokenEnds.count)
+        generator.cache.truncate(to: generator.cache.tokens.count - removed)
+        tokenEnds.removeLast(removed)
+        statistics.responseTokens -= removed
+        try text.truncate(to: count)
+        watch = RepetitionWatch(json: generator.grammar != nil)
+        _ = watch.read(text.bytes)
+    }
+
+    /// Where the text before `offset` ends without the spaces and separators before it.
+    private func trimmedEnd(_ offset: Int) -> Int {
+        var end = offset
+        while end > 0, " \t\n,;:-".utf8.contains(text.bytes[end - 1]) { end -= 1 }
+        return end
     }
 
     /// Evaluates response tokens, within the budget and the context.
@@ -212,11 +267,17 @@ private final class Turn {
         statistics.responseTokens += tokens.count
     }
 
-    /// Evaluates response tokens and adds them to the text.
-    private func write(_ tokens: [Int32]) throws {
+    /// Evaluates response tokens and adds them to the text; returns the loop they close, if any.
+    @discardableResult
+    private func write(_ tokens: [Int32]) throws -> RepetitionWatch.Finding? {
         try evaluate(tokens)
-        for token in tokens { try text.append(runtime.model.tokenBytes[Int(token)]) }
+        for token in tokens {
+            try text.append(runtime.model.tokenBytes[Int(token)])
+            tokenEnds.append(text.bytes.count)
+        }
+        let finding = watch.read(text.bytes)
         try report()
+        return finding
     }
 
     /// Reports the answer when a token changed it.
@@ -237,9 +298,25 @@ private final class Turn {
     private func penalizeRepetition() {
         let penalty = ResponseGenerator.repetitionPenalty
         let mutable = UnsafeMutableBufferPointer(mutating: logits)
-        for token in Set(generator.cache.tokens.suffix(statistics.responseTokens).suffix(ResponseGenerator.repetitionWindow)) {
-            let logit = mutable[Int(token)]
-            mutable[Int(token)] = logit > 0 ? logit / penalty : logit * penalty
+        let response = generator.cache.tokens.suffix(statistics.responseTokens)
+        if penalty != 1 {
+            for token in Set(response.suffix(ResponseGenerator.repetitionWindow)) {
+                let logit = mutable[Int(token)]
+                mutable[Int(token)] = logit > 0 ? logit / penalty : logit * penalty
+            }
+        }
+        runtime.sequencePenalty.apply(to: mutable, history: response)
+        if generator.grammar != nil, let last = text.bytes.last {
+            if watch.isInStringValue {
+                runtime.markupPenalty.applyInString(to: mutable, after: last)
+            } else if last == UInt8(ascii: "[") {
+                // Arrays of the value fill; a recursive type's arrays nest once, not without end.
+                if watch.arrayDepth == 1 {
+                    runtime.markupPenalty.applyAtArrayStart(to: mutable)
+                } else if watch.isInNestedArrayOfSameName {
+                    runtime.markupPenalty.applyToNestedArrayStart(to: mutable)
+                }
+            }
         }
     }
 

@@ -8,7 +8,8 @@ enum SchemaPromptText {
     static func render(_ schema: JSONValue) -> String {
         var lines: [String] = []
         if case .string(let title)? = schema.member("title") {
-            lines.append("Respond with a JSON value (\(title)) of this form:")
+            // In words: a model copies a type name such as `WorkoutPlan` into the values.
+            lines.append("Respond with a JSON value (\(words(title))) of this form:")
         } else {
             lines.append("Respond with a JSON value of this form:")
         }
@@ -20,6 +21,26 @@ enum SchemaPromptText {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A name as words: `WorkoutPlan` is "workout plan", `URLList` "URL list".
+    static func words(_ name: String) -> String {
+        var words: [String] = []
+        var current = ""
+        for character in name {
+            if character == "_" || character == "-" || character == " " {
+                words.append(current)
+                current = ""
+                continue
+            }
+            if character.isUppercase, current.last?.isLowercase == true {
+                words.append(current)
+                current = ""
+            }
+            current.append(character)
+        }
+        words.append(current)
+        return words.filter { !$0.isEmpty }.map { $0.contains(where: \.isLowercase) ? $0.lowercased() : $0 }.joined(separator: " ")
     }
 
     /// The lines of one schema: the first holds its type, then the lines of its properties or

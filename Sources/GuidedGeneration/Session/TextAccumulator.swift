@@ -4,7 +4,7 @@ import PartialJSON
 /// bytes arrive, with identities that stay the same from one snapshot to the next.
 struct TextAccumulator {
     private(set) var bytes: [UInt8] = []
-    private let parser: PartialJSONParser?
+    private var parser: PartialJSONParser?
     /// The identity of each structure and array, by its path in the content.
     private var identities: [String: GenerationID] = [:]
 
@@ -27,6 +27,14 @@ struct TextAccumulator {
             throw LanguageModelSession.GenerationError.decodingFailure(
                 .init(debugDescription: "The response is not JSON at byte \(bytes.count): \(error)"))
         }
+    }
+
+    /// Drops the text after its first `count` bytes (the identities of what is kept stay).
+    mutating func truncate(to count: Int) throws {
+        let kept = Array(bytes.prefix(count))
+        bytes = []
+        if parser != nil { parser = PartialJSONParser() }
+        try append(kept)
     }
 
     /// The content so far, or `nil` while there is none to show.

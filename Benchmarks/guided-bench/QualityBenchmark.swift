@@ -1,0 +1,83 @@
+import Foundation
+import GuidedGeneration
+
+/// `guided-bench quality`: the answers of the local model to prompts over the shapes of
+/// `schemas/`, greedy and at default sampling with fixed seeds, written one JSON record per answer
+/// (the output or the error, tokens, seconds, and the chat messages the model read, so that a
+/// peer can be asked the same). `Benchmarks/peers/quality.py` asks the peer and checks both.
+struct QualityBenchmark {
+    var modelPath: String?
+    var promptsPath = "Benchmarks/cases/quality-prompts.jsonl"
+    var schemasFolder = "schemas"
+    var seeds = 3
+    var maximumTokens = 1024
+    var outputPath = "quality-guided.jsonl"
+
+    /// One line of the prompts file.
+    struct Case: Decodable {
+        var schema: String
+        var prompt: String
+    }
+
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            guard let value = remaining.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
+            switch argument {
+            case "--model": modelPath = value
+            case "--prompts": promptsPath = value
+            case "--schemas": schemasFolder = value
+            case "--out": outputPath = value
+            case "--seeds", "--max-tokens":
+                guard let number = Int(value), number >= 0 else { throw UsageError(description: "\(argument) needs a whole number") }
+                if argument == "--seeds" { seeds = number } else { maximumTokens = number }
+            default: throw UsageError(description: "unknown option \(argument)")
+            }
+        }
+    }
+
+    func run() async throws {
+        let cases = try String(contentsOfFile: promptsPath, encoding: .utf8).split(separator: "\n").map {
+            try JSONDecoder().decode(Case.self, from: Data($0.utf8))
+        }
+        let model = modelPath.map { SystemLanguageModel(modelPath: $0) } ?? .default
+        try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil), let output = FileHandle(forWritingAtPath: outputPath) else {
+            throw UsageError(description: "cannot write \(outputPath)")
+        }
+        defer { try? output.close() }
+        let samplings: [(name: String, mode: GenerationOptions.SamplingMode?)] =
+            [("greedy", .greedy)] + (0..<UInt64(seeds)).map { ("seed \($0)", .random(probabilityThreshold: 0.9, seed: $0)) }
+        var failures = 0
+        for (index, item) in cases.enumerated() {
+            let schema = try GenerationSchema(jsonSchema: String(contentsOfFile: "\(schemasFolder)/\(item.schema).json", encoding: .utf8))
+            // What the model reads: the prompt with the schema described, in the chat template.
+            let prompt = Transcript.Prompt(
+                segments: [.text(Transcript.TextSegment(content: item.prompt))], responseFormat: Transcript.ResponseFormat(schema: schema))
+            let messages = ConversationRenderer.messages(of: Transcript(entries: [.prompt(prompt)])).map {
+                ["role": $0.role.rawValue, "content": $0.content]
+            }
+            for sampling in samplings {
+                let session = LanguageModelSession(model: model)
+                var record: [String: Any] = ["engine": "guided", "case": index, "schema": item.schema, "sampling": sampling.name]
+                do {
+                    // Default sampling: nucleus 0.9 at the default temperature, with the seed fixed.
+                    let response = try await session.respond(
+                        to: item.prompt, schema: schema, options: GenerationOptions(sampling: sampling.mode, maximumResponseTokens: maximumTokens))
+                    record["output"] = response.content.jsonString
+                } catch {
+                    record["error"] = "\(error)"
+                    failures += 1
+                }
+                if let statistics = session.statistics {
+                    record["tokens"] = statistics.responseTokens
+                    record["seconds"] = statistics.promptSeconds + statistics.responseSeconds
+                }
+                record["messages"] = messages
+                output.write(try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) + Data("\n".utf8))
+            }
+            FileHandle.standardError.write(Data("\(index + 1)/\(cases.count) \(item.schema)\n".utf8))
+        }
+        print("\(cases.count * samplings.count) answers written to \(outputPath), \(failures) failed")
+    }
+}
