@@ -118,7 +118,24 @@ struct LandmarkSuggester {
     }
 }
 
+struct StoryTeller {
+    /// A story as free text, at default sampling with the seed fixed so that the test repeats.
+    func story() async throws -> (text: String, statistics: GenerationStatistics?) {
+        let session = LanguageModelSession()
+        let response = try await session.respond(
+            to: "Write a short story about a fox who finds a lost key.", options: GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: 2)))
+        return (response.content, session.statistics)
+    }
+}
+
 @Suite(.serialized) struct AppleStyleCodeTests {
+    @Test func aStoryEndsByItself() async throws {
+        _ = try requireModel()
+        let (text, statistics) = try await StoryTeller().story()
+        #expect(text.count > 200)
+        #expect(statistics?.isTruncated == false, "the story was cut after \(statistics?.responseTokens ?? 0) tokens")
+    }
+
     @Test func appleStyleCodeRuns() async throws {
         _ = try requireModel()
         let suggester = LandmarkSuggester()
