@@ -24,9 +24,7 @@ struct GenerateBenchmark {
     ]
 
     init(arguments: [String]) throws {
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            guard let value = remaining.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
+        try forEachOption(in: arguments) { argument, value in
             switch argument {
             case "--model": modelPath = value
             case "--schemas": schemasFolder = value
