@@ -1,10 +1,13 @@
 /// Follows one document through a grammar, byte by byte or token by token, and tells which
 /// tokens may come next.
 ///
-/// A matcher owns its automaton cache; it is not thread-safe. Create one per generation from a
-/// shared ``CompiledGrammar``.
+/// A matcher is not thread-safe: create one per generation from a shared ``CompiledGrammar``.
+/// It starts with the automaton states and token masks that earlier matchers of the same grammar
+/// and vocabulary built, and leaves its own to the next when it goes.
 public final class GrammarMatcher {
-    var dfa: LazyDFA
+    /// The automaton and masks, this matcher's alone until it goes.
+    let automaton: MatcherAutomaton
+    private let shelf: AutomatonShelf
     /// The vocabulary tokens are read from, if any.
     public let vocabulary: Vocabulary?
     /// The vocabulary's tables, read without copying the vocabulary.
@@ -13,7 +16,6 @@ public final class GrammarMatcher {
     private var state: Int32
     /// The state before each token or byte run that was accepted, for ``rollback(_:)``.
     private var history: [Int32] = []
-    private var masks = MaskCache(byteLimit: GrammarMatcher.maskCacheBytes)
     /// The ids a mask walk added, up to ``MaskCache/listLimit``.
     private let walkIDs = UnsafeMutablePointer<Int32>.allocate(capacity: MaskCache.listLimit)
     private var terminated = false
@@ -25,34 +27,36 @@ public final class GrammarMatcher {
     public static let maskCacheBytes = 32 << 20
 
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary? = nil) {
-        dfa = LazyDFA(
-            pool: grammar.pool, classes: grammar.classes, maximumCallDepth: grammar.options.maximumReferenceDepth,
-            plainTextLimit: vocabulary?.index.longestPlainText ?? 0)
+        shelf = grammar.shelf
+        automaton =
+            grammar.shelf.take(over: vocabulary.map { ObjectIdentifier($0.index) })
+            ?? MatcherAutomaton(grammar: grammar, vocabulary: vocabulary)
         self.vocabulary = vocabulary
         index = vocabulary?.index
         endOfText = vocabulary?.endOfText ?? -1
-        state = dfa.start
+        state = automaton.dfa.start
         walkStates = Array(repeating: 0, count: (vocabulary?.index.trie.maximumDepth ?? 0) + 1)
     }
 
     deinit {
         walkIDs.deallocate()
+        shelf.put(automaton)
     }
 
     /// Whether the text so far is a complete document.
-    public var isAccepting: Bool { state >= 0 && dfa.isAccepting(state) }
+    public var isAccepting: Bool { state >= 0 && automaton.dfa.isAccepting(state) }
 
     /// Whether any byte may follow the text so far (when not, the document is complete or dead).
     public var canContinue: Bool {
         guard !terminated, state >= 0 else { return false }
-        return (0...255 as ClosedRange<UInt8>).contains { dfa.next(state, $0) >= 0 }
+        return (0...255 as ClosedRange<UInt8>).contains { automaton.dfa.next(state, $0) >= 0 }
     }
 
     /// Whether the end-of-text token was accepted.
     public var isTerminated: Bool { terminated }
 
     /// How many automaton states have been built so far.
-    public var automatonStateCount: Int { dfa.stateCount }
+    public var automatonStateCount: Int { automaton.dfa.stateCount }
 
     /// Reads `bytes`; returns `false` and changes nothing when they cannot continue the document.
     @discardableResult
@@ -70,15 +74,15 @@ public final class GrammarMatcher {
 
     /// Whether `bytes`, from the start, are a complete document. Does not change the matcher.
     public func accepts(document bytes: some Sequence<UInt8>) -> Bool {
-        guard let end = run(dfa.start, bytes) else { return false }
-        return dfa.isAccepting(end)
+        guard let end = run(automaton.dfa.start, bytes) else { return false }
+        return automaton.dfa.isAccepting(end)
     }
 
     private func run(_ start: Int32, _ bytes: some Sequence<UInt8>) -> Int32? {
         guard start >= 0 else { return nil }
         var current = start
         for byte in bytes {
-            current = dfa.next(current, byte)
+            current = automaton.dfa.next(current, byte)
             if current < 0 { return nil }
         }
         return current
@@ -116,7 +120,7 @@ public final class GrammarMatcher {
 
     /// Starts the document over.
     public func reset() {
-        state = dfa.start
+        state = automaton.dfa.start
         history.removeAll()
         terminated = false
     }
@@ -126,11 +130,11 @@ public final class GrammarMatcher {
     public func forcedBytes() -> [UInt8] {
         var bytes: [UInt8] = []
         var current = state
-        while current >= 0, !dfa.isAccepting(current), bytes.count < 4096 {
+        while current >= 0, !automaton.dfa.isAccepting(current), bytes.count < 4096 {
             var only: UInt8?
             var next: Int32 = LazyDFA.dead
             for byte in 0...255 as ClosedRange<UInt8> {
-                let target = dfa.next(current, byte)
+                let target = automaton.dfa.next(current, byte)
                 guard target >= 0 else { continue }
                 if only != nil { return bytes }
                 only = byte
@@ -150,10 +154,10 @@ public final class GrammarMatcher {
             mask.removeAll()
             return
         }
-        if masks.restore(state, into: &mask, index: index) { return }
+        if automaton.masks.restore(state, into: &mask, index: index) { return }
         let plainLength: Int32
         var count: Int
-        if let length = dfa.plainTextRun(state) {
+        if let length = automaton.dfa.plainTextRun(state) {
             // Plain-text tokens are settled by their length; only the others are walked.
             index.setPlainTextTokens(upTo: length, in: &mask)
             plainLength = Int32(length)
@@ -163,13 +167,13 @@ public final class GrammarMatcher {
             plainLength = MaskCache.noPlainText
             count = fill(&mask, trie: index.trie)
         }
-        if dfa.isAccepting(state) {
+        if automaton.dfa.isAccepting(state) {
             mask.insert(endOfText)
             if count < MaskCache.listLimit { walkIDs[count] = endOfText }
             count += 1
         }
         let list = count <= MaskCache.listLimit ? UnsafeBufferPointer(start: walkIDs, count: count) : nil
-        masks.store(state, plainLength: plainLength, list: list, mask: mask)
+        automaton.masks.store(state, plainLength: plainLength, list: list, mask: mask)
     }
 
     /// Adds the tokens of `trie` that may come next: a walk of the trie from the current state,
@@ -178,19 +182,19 @@ public final class GrammarMatcher {
     /// many tokens it added, recording the first ``MaskCache/listLimit`` in ``walkIDs``.
     private func fill(_ mask: inout TokenBitset, trie: borrowing TokenTrie) -> Int {
         let start = state
-        _ = dfa.next(start, 0)  // the row of the start, read for every first byte below
+        _ = automaton.dfa.next(start, 0)  // the row of the start, read for every first byte below
         let walkIDs = self.walkIDs
         let listLimit = MaskCache.listLimit
-        let width = dfa.width
-        let classOf = dfa.classOf
+        let width = automaton.dfa.width
+        let classOf = automaton.dfa.classOf
         let rootNodes = trie.rootNodes
         var added = 0
         walkStates.withUnsafeMutableBufferPointer { states in
             states[0] = start
             mask.withWords { words in
                 trie.withTables { trie in
-                    var rows = self.dfa.rowBase
-                    var plainTargets = self.dfa.plainTargetBase
+                    var rows = automaton.dfa.rowBase
+                    var plainTargets = automaton.dfa.plainTargetBase
                     for first in 0..<256 {
                         let root = Int(rootNodes[first])
                         guard root >= 0, rows[Int(start) &* width &+ Int(classOf[first])] >= 0 else { continue }
@@ -203,9 +207,9 @@ public final class GrammarMatcher {
                             let slot = Int(parent) &* width &+ Int(classOf[Int(trie.bytes[node])])
                             var next = rows[slot]
                             if next == LazyDFA.unknown {
-                                self.dfa.computeRow(parent)
-                                rows = self.dfa.rowBase
-                                plainTargets = self.dfa.plainTargetBase
+                                automaton.dfa.computeRow(parent)
+                                rows = automaton.dfa.rowBase
+                                plainTargets = automaton.dfa.plainTargetBase
                                 next = rows[slot]
                             }
                             if next < 0 {
@@ -218,10 +222,10 @@ public final class GrammarMatcher {
                                 var target = plainTargets[Int(next)]
                                 // Worth finding out for subtrees of some size only: it may build states.
                                 if target == LazyDFA.unknown && Int(trie.subtreeEnds[node]) - node > 16 {
-                                    target = self.dfa.plainTextTarget(next) ?? LazyDFA.unknown
+                                    target = automaton.dfa.plainTextTarget(next) ?? LazyDFA.unknown
                                     // Finding out may have built states, and moved the tables.
-                                    rows = self.dfa.rowBase
-                                    plainTargets = self.dfa.plainTargetBase
+                                    rows = automaton.dfa.rowBase
+                                    plainTargets = automaton.dfa.plainTargetBase
                                 }
                                 // Plain text loops here: the whole subtree is allowed, none of its bytes read.
                                 if target == next { following = Int(trie.subtreeEnds[node]) }

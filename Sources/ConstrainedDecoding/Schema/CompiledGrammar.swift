@@ -1,11 +1,15 @@
 /// A JSON Schema compiled into a grammar over bytes, ready to drive ``GrammarMatcher``s.
 ///
-/// Compile once and create a matcher per generation; a grammar is immutable and can be shared.
+/// Compile once and create a matcher per generation; a grammar can be shared between threads.
+/// Its matchers pass on the automaton states and token masks they build: the grammar gets faster
+/// to follow with use.
 public struct CompiledGrammar: Sendable {
     let templates: [GrammarTemplate]
     /// The templates in one flat NFA, and their byte classes, shared by every matcher's automaton.
     let pool: TemplatePool
     let classes: ByteClasses
+    /// The automata its finished matchers built, for its next matchers.
+    let shelf = AutomatonShelf()
     /// The options it was compiled with.
     public let options: CompileOptions
     /// The draft the document was read as: the one its `$schema` names, else 2020-12.

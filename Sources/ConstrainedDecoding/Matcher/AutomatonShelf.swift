@@ -1,0 +1,58 @@
+import Synchronization
+
+/// What a matcher builds as it goes: the grammar's automaton, state by state, and the token masks
+/// of the states it has visited, over one vocabulary.
+///
+/// Owned by one matcher at a time, or kept on its grammar's ``AutomatonShelf`` between matchers.
+final class MatcherAutomaton: @unchecked Sendable {
+    var dfa: LazyDFA
+    var masks: MaskCache
+    /// The vocabulary the masks are over, `nil` for a matcher without one.
+    let vocabulary: ObjectIdentifier?
+
+    init(grammar: CompiledGrammar, vocabulary: Vocabulary?) {
+        dfa = LazyDFA(
+            pool: grammar.pool, classes: grammar.classes, maximumCallDepth: grammar.options.maximumReferenceDepth,
+            plainTextLimit: vocabulary?.index.longestPlainText ?? 0)
+        masks = MaskCache(byteLimit: GrammarMatcher.maskCacheBytes)
+        self.vocabulary = vocabulary.map { ObjectIdentifier($0.index) }
+    }
+
+    /// The bytes its automaton rows take, a measure of what keeping it costs.
+    var rowBytes: Int { dfa.stateCount * dfa.width * MemoryLayout<Int32>.stride }
+}
+
+/// The automata that the finished matchers of one grammar built, handed to its next matchers:
+/// a matcher starts with every state and mask its predecessors found instead of building them
+/// again, as engines that keep a token-mask cache with a compiled grammar do. A few are kept, so
+/// that matchers running at the same time each get one.
+final class AutomatonShelf: Sendable {
+    private let kept = Mutex<[MatcherAutomaton]>([])
+
+    /// How many idle automata one grammar keeps.
+    static let capacity = 4
+    /// The most automaton row memory an automaton may take to be kept, in bytes.
+    static let rowByteLimit = 64 << 20
+
+    /// An automaton built over `vocabulary`, taken off the shelf; `nil` when none is kept.
+    func take(over vocabulary: ObjectIdentifier?) -> MatcherAutomaton? {
+        kept.withLock { automata in
+            guard let position = automata.lastIndex(where: { $0.vocabulary == vocabulary }) else { return nil }
+            return automata.remove(at: position)
+        }
+    }
+
+    /// Keeps `automaton` for a later matcher, unless it grew too large; when the shelf is full
+    /// the smallest automaton makes room.
+    func put(_ automaton: MatcherAutomaton) {
+        guard automaton.rowBytes <= Self.rowByteLimit else { return }
+        kept.withLock { automata in
+            automata.append(automaton)
+            if automata.count > Self.capacity,
+                let smallest = automata.indices.min(by: { automata[$0].dfa.stateCount < automata[$1].dfa.stateCount })
+            {
+                automata.remove(at: smallest)
+            }
+        }
+    }
+}
