@@ -72,6 +72,50 @@ import Testing
         #expect(try !accepts(referenced, "{}", options: options))
     }
 
+    @Test func oneOfAlternativesThatCannotOverlapNeedNoComplement() throws {
+        let options = CompileOptions(extraProperties: .allow)
+        // One requires a member the other forbids; a discriminator required by one side only;
+        // array counts that do not meet. None of the rivals has a complement the compiler builds
+        // (a nested $ref), so each compiles only when the pair is seen to be disjoint.
+        let forbidden = ##"{"oneOf":[{"type":"object","additionalProperties":false,"properties":{"graph":{"$ref":"#/$defs/g"}},"required":["graph"]},{"type":"object","additionalProperties":false,"properties":{"label":{"type":"string"},"graphs":{"type":"array","items":{"$ref":"#/$defs/g"}}}}],"$defs":{"g":{"type":"object","properties":{"n":{"$ref":"#/$defs/g"}}}}}"##
+        #expect(try accepts(forbidden, #"{"graph":{}}"#, options: options))
+        #expect(try accepts(forbidden, #"{"label":"x"}"#, options: options))
+        #expect(try accepts(forbidden, "{}", options: options))
+        #expect(try !accepts(forbidden, #"{"graph":{},"label":"x"}"#, options: options))
+        let discriminated = ##"{"type":"object","oneOf":[{"properties":{"kind":{"enum":["PRIMARY"]},"n":{"$ref":"#/$defs/g"}},"required":["email"]},{"properties":{"kind":{"enum":["SECONDARY"]},"n":{"$ref":"#/$defs/g"}},"required":["kind"]}],"$defs":{"g":{"type":"object","properties":{"n":{"$ref":"#/$defs/g"}}}}}"##
+        #expect(try accepts(discriminated, #"{"kind":"PRIMARY","email":"a"}"#, options: options))
+        #expect(try accepts(discriminated, #"{"kind":"SECONDARY","email":"a"}"#, options: options))
+        #expect(try !accepts(discriminated, #"{"kind":"OTHER","email":"a"}"#, options: options))
+        let counted = ##"{"type":"array","oneOf":[{"maxItems":0},{"minItems":1,"items":{"$ref":"#/$defs/g"}}],"$defs":{"g":{"type":"object","properties":{"n":{"$ref":"#/$defs/g"}}}}}"##
+        #expect(try accepts(counted, "[]", options: options))
+        #expect(try accepts(counted, "[{}]", options: options))
+        // Without a type, a string matches both member rules: exactly one must still hold.
+        let untyped = #"{"oneOf":[{"required":["a"],"properties":{"a":{"const":1}}},{"required":["a"],"properties":{"a":{"const":2}}}]}"#
+        if let grammar = try? CompiledGrammar(jsonSchema: untyped, options: options) {
+            let matcher = GrammarMatcher(grammar: grammar)
+            #expect(!matcher.accepts(document: Array(#""x""#.utf8)))
+            #expect(matcher.accepts(document: Array(#"{"a":1}"#.utf8)))
+        }
+    }
+
+    /// A keyword holds for the values of the types it does not apply to, so its complement has
+    /// none of them: `not` of a string length keeps out every number, `not` of `required` every
+    /// string.
+    @Test func complementsOfKeywordsKeepOtherTypesOut() throws {
+        let cases: [(schema: String, valid: [String], invalid: [String])] = [
+            (#"{"not":{"minLength":3}}"#, [#""ab""#], [#""abc""#, "5", "null", "{}"]),
+            (#"{"not":{"maxItems":1}}"#, ["[1,2]"], ["[1]", #""x""#]),
+            (#"{"not":{"required":["a"]}}"#, ["{}"], [#"{"a":1}"#, #""x""#, "1"]),
+            (#"{"not":{"minimum":3}}"#, ["2"], ["3", #""x""#, "true"]),
+            (#"{"not":{"pattern":"^a"}}"#, [#""b""#], [#""ab""#, "5"]),
+            (#"{"not":{"type":"string","minLength":3}}"#, [#""ab""#, "5"], [#""abc""#]),
+        ]
+        for (schema, valid, invalid) in cases {
+            for document in valid { #expect(try accepts(schema, document), "\(schema) \(document)") }
+            for document in invalid { #expect(try !accepts(schema, document), "\(schema) \(document)") }
+        }
+    }
+
     @Test func uniqueItemsOverListedValues() throws {
         let schema = #"{"type":"array","items":{"enum":["a","b",1]},"uniqueItems":true,"minItems":2}"#
         #expect(try accepts(schema, #"["a",1]"#))

@@ -4,8 +4,9 @@
 /// A schema is the conjunction of its keywords (each true of the values it does not apply to), so
 /// its complement is the union of the keywords' complements: `type` gives the other types;
 /// `enum`/`const` the other values (strings through an internal exclusion list); bounds the
-/// opposite bounds on their own type plus every other type; `pattern` the strings that do not
-/// match; `required` an object missing one name; `properties` an object where one listed property
+/// opposite bounds on their own type (a keyword holds for every value of the types it does not
+/// apply to, so no other type is in its complement); `pattern` the strings that do not match;
+/// `required` an object missing one name; `properties` an object where one listed property
 /// breaks its schema; `anyOf` the merge of its alternatives' complements; `not` its schema.
 extension SchemaCompiler {
     /// The most schemas a complement may be made of.
@@ -59,11 +60,6 @@ extension SchemaCompiler {
         .object([("type", .string(type))] + members)
     }
 
-    /// Every value of another type than `type`, and the values of `type` that `members` give.
-    private static func outside(_ type: String, or members: [(key: String, value: SchemaValue)]) -> [SchemaValue] {
-        [otherTypes([type]), typed(type, members)]
-    }
-
     private static func shifted(_ value: SchemaValue, by delta: Int) -> SchemaValue? {
         guard case .number(let text) = value, let number = DecimalNumber(text), number.isInteger, let count = Int(number.plainText) else { return nil }
         return .number(String(count + delta))
@@ -88,20 +84,20 @@ extension SchemaCompiler {
             if isMinimum, case .number(let text) = value, DecimalNumber(text) == DecimalNumber(0) { return [] }
             guard let bound = Self.shifted(value, by: isMinimum ? -1 : 1) else { return nil }
             let opposite = (isMinimum ? "max" : "min") + key.dropFirst(3)
-            return Self.outside(type, or: [(opposite, bound)])
-        case "minimum": return Self.outside("number", or: [("exclusiveMaximum", value)])
-        case "exclusiveMinimum": return Self.outside("number", or: [("maximum", value)])
-        case "maximum": return Self.outside("number", or: [("exclusiveMinimum", value)])
-        case "exclusiveMaximum": return Self.outside("number", or: [("minimum", value)])
+            return [Self.typed(type, [(opposite, bound)])]
+        case "minimum": return [Self.typed("number", [("exclusiveMaximum", value)])]
+        case "exclusiveMinimum": return [Self.typed("number", [("maximum", value)])]
+        case "maximum": return [Self.typed("number", [("exclusiveMinimum", value)])]
+        case "exclusiveMaximum": return [Self.typed("number", [("minimum", value)])]
         case "pattern":
-            return Self.outside("string", or: [(SchemaKeywords.notPatterns, .array([value]))])
+            return [Self.typed("string", [(SchemaKeywords.notPatterns, .array([value]))])]
         case "format":
             guard options.assertsFormats, let name = value.stringValue, let regex = Self.formats[name] else { return [] }
-            return Self.outside("string", or: [(SchemaKeywords.notPatterns, .array([.string("^(?:" + regex + ")$")]))])
+            return [Self.typed("string", [(SchemaKeywords.notPatterns, .array([.string("^(?:" + regex + ")$")]))])]
         case "required":
             let names = value.arrayValue ?? []
             guard !names.isEmpty else { return [] }
-            return [Self.otherTypes(["object"])] + names.map { Self.typed("object", [(SchemaKeywords.forbiddenNames, .array([$0]))]) }
+            return names.map { Self.typed("object", [(SchemaKeywords.forbiddenNames, .array([$0]))]) }
         case "not":
             return [value]
         case "anyOf":
@@ -123,7 +119,7 @@ extension SchemaCompiler {
         case SchemaKeywords.notPatterns:
             return (value.arrayValue ?? []).map { Self.typed("string", [("pattern", $0)]) }
         case SchemaKeywords.notInteger:
-            return [Self.otherTypes(["number"]), .object([("type", .string("integer"))])]
+            return [.object([("type", .string("integer"))])]
         case SchemaKeywords.outsideNames:
             // Every member among the names.
             return [Self.typed("object", [("propertyNames", .object([("enum", value)]))])]
@@ -231,7 +227,7 @@ extension SchemaCompiler {
         var branches: [[SchemaValue]] = []
         for (index, alternative) in alternatives.enumerated() {
             var combinations: [[SchemaValue]] = [[siblings, alternative]]
-            for (other, rival) in alternatives.enumerated() where other != index && !areDisjoint([alternative, rival], at: pointer) {
+            for (other, rival) in alternatives.enumerated() where other != index && !areDisjoint([alternative, rival], within: siblings, at: pointer) {
                 guard let parts = try complement(rival, at: pointer + "/oneOf/\(other)") else {
                     throw unsupported("oneOf", at: pointer, "its alternatives may overlap, and the complement of alternative \(other) cannot be built")
                 }

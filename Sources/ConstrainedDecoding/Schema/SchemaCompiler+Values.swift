@@ -11,7 +11,7 @@ extension SchemaCompiler {
         // that form took from an older draft would be annotations).
         let constraints = (schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) }
         let siblings = SchemaValue.object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
-        if keyword == "oneOf", !areDisjoint(alternatives, at: pointer) {
+        if keyword == "oneOf", !areDisjoint(alternatives, within: siblings, at: pointer) {
             do {
                 return try compileExclusiveChoice(alternatives, siblings: siblings, at: pointer)
             } catch {
@@ -28,57 +28,7 @@ extension SchemaCompiler {
         return fragments.isEmpty ? nil : try builder.alternation(fragments)
     }
 
-    /// Whether no value can match two of these schemas, read with their references followed.
-    mutating func areDisjoint(_ schemas: [SchemaValue], at pointer: String) -> Bool {
-        var resolved: [SchemaValue] = []
-        for schema in schemas { resolved.append((try? inlined(schema, at: pointer)) ?? schema) }
-        return Self.areDisjoint(resolved)
-    }
-
-    /// Whether no value can match two of these schemas.
-    static func areDisjoint(_ schemas: [SchemaValue]) -> Bool {
-        for first in schemas.indices {
-            for second in schemas.indices where second > first && !areDisjoint(schemas[first], schemas[second]) { return false }
-        }
-        return true
-    }
-
-    /// Whether no value matches both: their types (or literal values) do not meet, or both
-    /// require a property whose schemas are disjoint (a discriminator).
-    static func areDisjoint(_ left: SchemaValue, _ right: SchemaValue) -> Bool {
-        if case .bool(false) = left { return true }
-        if case .bool(false) = right { return true }
-        let leftLiterals = literals(left)
-        let rightLiterals = literals(right)
-        if let leftLiterals, let rightLiterals { return !leftLiterals.contains(where: rightLiterals.contains) }
-        if let leftFamilies = families(left), let rightFamilies = families(right), leftFamilies.isDisjoint(with: rightFamilies) { return true }
-        let leftRequired = Set(left["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-        let rightRequired = Set(right["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-        for name in leftRequired.intersection(rightRequired) {
-            if let a = left["properties"]?[name], let b = right["properties"]?[name], areDisjoint(a, b) { return true }
-        }
-        return false
-    }
-
-    /// The values a schema allows when it lists them (`const`, `enum`).
-    private static func literals(_ schema: SchemaValue) -> [SchemaValue]? {
-        if let constant = schema["const"] { return [constant] }
-        return schema["enum"]?.arrayValue
-    }
-
-    /// The type families (`integer` within `number`) a schema allows, or `nil` for all.
-    private static func families(_ schema: SchemaValue) -> Set<String>? {
-        if let values = literals(schema) { return Set(values.map(family)) }
-        let names: [String]
-        switch schema["type"] {
-        case .string(let name)?: names = [name]
-        case .array(let values)?: names = values.compactMap(\.stringValue)
-        default: return nil
-        }
-        return Set(names.map { $0 == "integer" ? "number" : $0 })
-    }
-
-    private static func family(_ value: SchemaValue) -> String {
+    static func family(_ value: SchemaValue) -> String {
         switch value {
         case .null: "null"
         case .bool: "boolean"

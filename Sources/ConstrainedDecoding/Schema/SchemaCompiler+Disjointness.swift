@@ -1,0 +1,107 @@
+/// Whether two schemas can match the same value: `oneOf` alternatives that cannot overlap need
+/// no complements to mean "exactly one".
+///
+/// Each test reads only keywords that every matching value meets (types, listed values, counts,
+/// required members and their schemas), so a schema's other keywords can only make the answer
+/// "disjoint" truer: the test may miss a disjoint pair, never call an overlapping pair disjoint.
+extension SchemaCompiler {
+    /// The type families of JSON values (`integer` is within `number`).
+    private static let allFamilies: Set<String> = ["null", "boolean", "number", "string", "array", "object"]
+    /// How deeply member schemas are compared.
+    private static let disjointnessDepth = 4
+
+    /// Whether no value can match two of `schemas`, every value also meeting `context` (the
+    /// keywords beside a `oneOf`), read with references followed.
+    mutating func areDisjoint(_ schemas: [SchemaValue], within context: SchemaValue, at pointer: String) -> Bool {
+        let resolved = schemas.map { resolvedForComparison($0, at: pointer) }
+        let families = Self.families(resolvedForComparison(context, at: pointer))
+        for first in resolved.indices {
+            for second in resolved.indices where second > first {
+                if !areDisjoint(resolved[first], resolved[second], within: families, at: pointer, depth: 0) { return false }
+            }
+        }
+        return true
+    }
+
+    private mutating func resolvedForComparison(_ schema: SchemaValue, at pointer: String) -> SchemaValue {
+        (try? inlined(schema, at: pointer)) ?? schema
+    }
+
+    /// Whether no value of the families `context` (all when `nil`) matches both: their listed
+    /// values do not meet, or in every family both allow, the counts or members rule it out.
+    private mutating func areDisjoint(_ left: SchemaValue, _ right: SchemaValue, within context: Set<String>?, at pointer: String, depth: Int) -> Bool {
+        if case .bool(false) = left { return true }
+        if case .bool(false) = right { return true }
+        if let leftValues = Self.literals(left), let rightValues = Self.literals(right) {
+            return !leftValues.contains(where: rightValues.contains)
+        }
+        var common = context ?? Self.allFamilies
+        if let families = Self.families(left) { common.formIntersection(families) }
+        if let families = Self.families(right) { common.formIntersection(families) }
+        for family in common {
+            switch family {
+            case "array" where Self.rangesAreDisjoint("minItems", "maxItems", left, right): continue
+            case "string" where Self.rangesAreDisjoint("minLength", "maxLength", left, right): continue
+            case "object" where Self.rangesAreDisjoint("minProperties", "maxProperties", left, right): continue
+            case "object" where depth < Self.disjointnessDepth && membersAreDisjoint(left, right, at: pointer, depth: depth): continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// Whether a member that one of them requires cannot have a value both allow (a
+    /// discriminator, or a member one requires and the other forbids).
+    private mutating func membersAreDisjoint(_ left: SchemaValue, _ right: SchemaValue, at pointer: String, depth: Int) -> Bool {
+        var names: [String] = []
+        for schema in [left, right] {
+            for name in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where !names.contains(name) { names.append(name) }
+        }
+        for name in names {
+            guard let leftMember = Self.memberSchema(name, in: left), let rightMember = Self.memberSchema(name, in: right) else { continue }
+            let a = resolvedForComparison(leftMember, at: pointer)
+            let b = resolvedForComparison(rightMember, at: pointer)
+            if areDisjoint(a, b, within: nil, at: pointer, depth: depth + 1) { return true }
+        }
+        return false
+    }
+
+    /// The schema every value of member `name` meets: its `properties` entry, else the
+    /// `additionalProperties` schema; `nil` when a `patternProperties` pattern may apply instead.
+    private static func memberSchema(_ name: String, in schema: SchemaValue) -> SchemaValue? {
+        if let declared = schema["properties"]?[name] { return declared }
+        if let patterns = schema["patternProperties"]?.objectMembers, !patterns.isEmpty { return nil }
+        return schema["additionalProperties"] ?? .bool(true)
+    }
+
+    /// Whether the count ranges `[minimum, maximum]` the two schemas give do not meet.
+    private static func rangesAreDisjoint(_ minimum: String, _ maximum: String, _ left: SchemaValue, _ right: SchemaValue) -> Bool {
+        func bound(_ keyword: String, _ schema: SchemaValue) -> Int? {
+            guard case .number(let text)? = schema[keyword], let number = DecimalNumber(text), number.isInteger else { return nil }
+            return Int(number.plainText)
+        }
+        let leftMinimum = bound(minimum, left) ?? 0
+        let rightMinimum = bound(minimum, right) ?? 0
+        if let rightMaximum = bound(maximum, right), leftMinimum > rightMaximum { return true }
+        if let leftMaximum = bound(maximum, left), rightMinimum > leftMaximum { return true }
+        return false
+    }
+
+    /// The values a schema allows when it lists them (`const`, `enum`).
+    private static func literals(_ schema: SchemaValue) -> [SchemaValue]? {
+        if let constant = schema["const"] { return [constant] }
+        return schema["enum"]?.arrayValue
+    }
+
+    /// The type families a schema allows, or `nil` for all.
+    private static func families(_ schema: SchemaValue) -> Set<String>? {
+        if let values = literals(schema) { return Set(values.map(family)) }
+        let names: [String]
+        switch schema["type"] {
+        case .string(let name)?: names = [name]
+        case .array(let values)?: names = values.compactMap(\.stringValue)
+        default: return nil
+        }
+        return Set(names.map { $0 == "integer" ? "number" : $0 })
+    }
+}
