@@ -89,13 +89,17 @@ import Testing
         let counted = ##"{"type":"array","oneOf":[{"maxItems":0},{"minItems":1,"items":{"$ref":"#/$defs/g"}}],"$defs":{"g":{"type":"object","properties":{"n":{"$ref":"#/$defs/g"}}}}}"##
         #expect(try accepts(counted, "[]", options: options))
         #expect(try accepts(counted, "[{}]", options: options))
-        // Without a type, a string matches both member rules: exactly one must still hold.
-        let untyped = #"{"oneOf":[{"required":["a"],"properties":{"a":{"const":1}}},{"required":["a"],"properties":{"a":{"const":2}}}]}"#
-        if let grammar = try? CompiledGrammar(jsonSchema: untyped, options: options) {
-            let matcher = GrammarMatcher(grammar: grammar)
-            #expect(!matcher.accepts(document: Array(#""x""#.utf8)))
-            #expect(matcher.accepts(document: Array(#"{"a":1}"#.utf8)))
-        }
+        // Without a type, every string, number or array matches both member rules, so none is
+        // valid; among objects the discriminator leaves exactly one.
+        let untyped = ##"{"oneOf":[{"required":["a"],"properties":{"a":{"const":1},"n":{"$ref":"#/$defs/g"}}},{"required":["a"],"properties":{"a":{"const":2},"n":{"$ref":"#/$defs/g"}}}],"$defs":{"g":{"type":"object","properties":{"n":{"$ref":"#/$defs/g"}}}}}"##
+        #expect(try accepts(untyped, #"{"a":1}"#, options: options))
+        #expect(try accepts(untyped, #"{"a":2}"#, options: options))
+        for document in [#""x""#, "1", "[]", "null", "{}", #"{"a":3}"#] { #expect(try !accepts(untyped, document, options: options), "\(document)") }
+        // Strings match all three here, numbers the first two: neither is valid.
+        let typed = ##"{"oneOf":[{"required":["a"],"properties":{"a":{"const":1}}},{"required":["a"],"properties":{"a":{"const":2}}},{"type":"string"}]}"##
+        #expect(try accepts(typed, #"{"a":1}"#, options: options))
+        #expect(try !accepts(typed, "1", options: options))
+        #expect(try !accepts(typed, #""x""#, options: options))
     }
 
     /// A keyword holds for the values of the types it does not apply to, so its complement has

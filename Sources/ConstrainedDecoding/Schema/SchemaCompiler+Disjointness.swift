@@ -23,6 +23,52 @@ extension SchemaCompiler {
         return true
     }
 
+    /// For a `oneOf` whose alternatives overlap only in whole types: the families in which no
+    /// two alternatives meet, when in each other family at least two alternatives accept every
+    /// value (so that no value of it matches exactly one). Alternatives told apart by an object
+    /// member but without `type: object` are the common case: every string matches them all.
+    /// `nil` when some family is neither.
+    mutating func familiesOfExclusiveChoice(_ alternatives: [SchemaValue], within context: SchemaValue, at pointer: String) -> [String]? {
+        let resolved = alternatives.map { resolvedForComparison($0, at: pointer) }
+        var kept: [String] = []
+        for family in SchemaKeywords.types where Self.families(resolvedForComparison(context, at: pointer))?.contains(family) ?? true {
+            var disjoint = true
+            for first in resolved.indices where disjoint {
+                for second in resolved.indices where second > first && disjoint {
+                    disjoint = areDisjoint(resolved[first], resolved[second], within: [family], at: pointer, depth: 0)
+                }
+            }
+            if disjoint {
+                kept.append(family)
+            } else if resolved.filter({ Self.acceptsEveryValue(of: family, $0) }).count < 2 {
+                return nil
+            }
+        }
+        return kept
+    }
+
+    /// Keywords that apply to objects alone, besides those of ``SchemaKeywords/byType``.
+    private static let objectApplicators: Set<String> = ["dependentRequired", "dependentSchemas"]
+
+    /// Whether `schema` holds for every value of `family`: each keyword of it applies to other
+    /// types only.
+    private static func acceptsEveryValue(of family: String, _ schema: SchemaValue) -> Bool {
+        if case .bool(let flag) = schema { return flag }
+        guard let members = schema.objectMembers else { return false }
+        for (key, value) in members where !SchemaKeywords.annotations.contains(key) {
+            if key == "type" {
+                // `integer` is not every number.
+                let names = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
+                guard names.contains(family) else { return false }
+                continue
+            }
+            var owners = Set(SchemaKeywords.byType.filter { $0.value.contains(key) }.map { $0.key == "integer" ? "number" : $0.key })
+            if objectApplicators.contains(key) { owners.insert("object") }
+            if owners.isEmpty || owners.contains(family) { return false }
+        }
+        return true
+    }
+
     private mutating func resolvedForComparison(_ schema: SchemaValue, at pointer: String) -> SchemaValue {
         (try? inlined(schema, at: pointer)) ?? schema
     }

@@ -1,7 +1,8 @@
 /// Choices, literal values, numbers and "any value".
 extension SchemaCompiler {
     /// `anyOf` and `oneOf`: the alternatives, each joined with the schema's other keywords.
-    /// A `oneOf` whose alternatives may overlap is enforced through their complements
+    /// A `oneOf` whose alternatives may overlap is kept to the types where they cannot (when in
+    /// the others every value matches two of them), or enforced through their complements
     /// (``compileExclusiveChoice(_:siblings:at:)``), or refused.
     mutating func compileChoice(_ keyword: String, _ choices: SchemaValue, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         guard case .array(let alternatives) = choices, !alternatives.isEmpty else {
@@ -9,14 +10,21 @@ extension SchemaCompiler {
         }
         // The other constraints, still marked as in the 2020-12 form (read again, the keywords
         // that form took from an older draft would be annotations).
-        let constraints = (schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) }
-        let siblings = SchemaValue.object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
+        var constraints = (schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) }
+        var siblings = SchemaValue.object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
         if keyword == "oneOf", !areDisjoint(alternatives, within: siblings, at: pointer) {
-            do {
-                return try compileExclusiveChoice(alternatives, siblings: siblings, at: pointer)
-            } catch {
-                guard options.isLenient, case .unsupported(keyword: "oneOf", _, let reason) = error else { throw error }
-                try refuse("oneOf", at: pointer, reason)
+            if let families = familiesOfExclusiveChoice(alternatives, within: siblings, at: pointer) {
+                // Only the types where the alternatives cannot meet are left: a union there.
+                guard !families.isEmpty else { return nil }
+                constraints.append(("allOf", .array([.object([("type", .array(families.map(SchemaValue.string)))])])))
+                siblings = .object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
+            } else {
+                do {
+                    return try compileExclusiveChoice(alternatives, siblings: siblings, at: pointer)
+                } catch {
+                    guard options.isLenient, case .unsupported(keyword: "oneOf", _, let reason) = error else { throw error }
+                    try refuse("oneOf", at: pointer, reason)
+                }
             }
         }
         var fragments: [Fragment] = []
