@@ -15,6 +15,6 @@ work="$(mktemp -d)"
 swift build -c release --product guided-bench --package-path "$root" >&2
 "$root/.build/release/guided-bench" masks --vocab "$vocab" --cases "$cases" --out "$work/ours.jsonl" "$@" >&2
 for engine in xgrammar llguidance; do
-    (cd "$work" && "$venv/bin/python" "$root/Benchmarks/peers/run_peers.py" "$engine" "$vocab" "$cases" "$work/$engine.jsonl" "$@" 2>/dev/null)
+    (cd "$work" && "$venv/bin/python" "$root/Benchmarks/peers/run_peers.py" "$engine" "$vocab" "$cases" "$work/$engine.jsonl" --reuse-compiled "$@" 2>/dev/null)
 done
 python3 "$root/Benchmarks/peers/compare.py" "$work/ours.jsonl" "$work/xgrammar.jsonl" "$work/llguidance.jsonl"

@@ -3,7 +3,7 @@ import Foundation
 import PartialJSON
 
 /// `guided-bench masks`: for each case, the compile time of its schema (compiled once for
-/// consecutive cases of the same schema), then before each token of its instance the time of a
+/// consecutive cases of the same schema, unless `--compile-each`), then before each token of its instance the time of a
 /// full token mask; checks the token is allowed, advances, and checks
 /// that end-of-text is allowed at the end. Writes one JSON line per case and prints percentiles.
 struct MaskBenchmark {
@@ -11,6 +11,8 @@ struct MaskBenchmark {
     var casesPath = ""
     var outputPath = ""
     var options = CompileOptions()
+    /// Compile every case's schema afresh, even when the previous case had the same one.
+    var compilesEach = false
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -32,6 +34,7 @@ struct MaskBenchmark {
                 default: throw UsageError(description: "--extra-properties takes forbid or allow")
                 }
             case "--lenient": options.isLenient = true
+            case "--compile-each": compilesEach = true
             default: throw UsageError(description: "unknown option \(argument)")
             }
         }
@@ -73,7 +76,7 @@ struct MaskBenchmark {
             record.append(key: "id", value: .string(id))
             // The instances of one schema share its compile, as with the peers' --reuse-compiled:
             // each gets a fresh matcher, which starts with what the grammar's earlier ones built.
-            if last?.schema != schema {
+            if compilesEach || last?.schema != schema {
                 var result: Result<CompiledGrammar, SchemaError>?
                 let compileTime = clock.measure {
                     result = Result { () throws(SchemaError) in try CompiledGrammar(jsonSchema: schema, options: options) }

@@ -120,6 +120,17 @@ import Testing
         }
     }
 
+    /// Listed values are checked one by one against the rest of the schema, so keywords whose
+    /// complement the compiler cannot build still narrow them.
+    @Test func listedValuesCheckedAgainstEverythingElse() throws {
+        let schema = #"{"allOf":[{"enum":[{"a":1},{"a":2},"x"]},{"not":{"properties":{"a":{"const":1}},"additionalProperties":{"type":"boolean"}}}]}"#
+        let options = CompileOptions(extraProperties: .allow)
+        #expect(try accepts(schema, #"{"a":2}"#, options: options))
+        #expect(try !accepts(schema, #"{"a":1}"#, options: options))
+        // A string matches the negated schema (its keywords are about objects): excluded too.
+        #expect(try !accepts(schema, #""x""#, options: options))
+    }
+
     @Test func uniqueItemsOverListedValues() throws {
         let schema = #"{"type":"array","items":{"enum":["a","b",1]},"uniqueItems":true,"minItems":2}"#
         #expect(try accepts(schema, #"["a",1]"#))

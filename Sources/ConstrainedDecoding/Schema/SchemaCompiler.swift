@@ -176,6 +176,9 @@ struct SchemaCompiler {
         for (key, _) in schema.objectMembers ?? [] where !SchemaKeywords.known.contains(key) {
             try refuse(key, at: pointer, SchemaKeywords.reason(for: key))
         }
+        // Listed values are checked one by one against everything else the schema says, as the
+        // validator checks a final value: no complement or merge is needed.
+        if schema["enum"] != nil || schema["const"] != nil { return try compileLiterals(schema, at: pointer) }
         if let allOf = schema["allOf"] {
             guard case .array(let parts) = allOf, !parts.isEmpty else {
                 throw invalid("allOf", at: pointer, "must be a non-empty array of schemas")
@@ -188,7 +191,6 @@ struct SchemaCompiler {
         if let reference = schema["$ref"] { return try compileReference(reference, schema, at: pointer) }
         if let choices = schema["anyOf"] { return try compileChoice("anyOf", choices, schema, at: pointer) }
         if let choices = schema["oneOf"] { return try compileChoice("oneOf", choices, schema, at: pointer) }
-        if schema["enum"] != nil || schema["const"] != nil { return try compileLiterals(schema, at: pointer) }
         return try compileTypes(schema, at: pointer)
     }
 
