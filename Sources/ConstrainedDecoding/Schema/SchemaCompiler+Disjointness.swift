@@ -30,8 +30,9 @@ extension SchemaCompiler {
     /// `nil` when some family is neither.
     mutating func familiesOfExclusiveChoice(_ alternatives: [SchemaValue], within context: SchemaValue, at pointer: String) -> [String]? {
         let resolved = alternatives.map { resolvedForComparison($0, at: pointer) }
+        let allowed = Self.families(resolvedForComparison(context, at: pointer)) ?? Self.allFamilies
         var kept: [String] = []
-        for family in SchemaKeywords.types where Self.families(resolvedForComparison(context, at: pointer))?.contains(family) ?? true {
+        for family in SchemaKeywords.types where allowed.contains(family) {
             var disjoint = true
             for first in resolved.indices where disjoint {
                 for second in resolved.indices where second > first && disjoint {
