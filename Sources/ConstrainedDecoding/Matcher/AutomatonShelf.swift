@@ -18,8 +18,8 @@ final class MatcherAutomaton: @unchecked Sendable {
         self.vocabulary = vocabulary.map { ObjectIdentifier($0.index) }
     }
 
-    /// The bytes its automaton rows take, a measure of what keeping it costs.
-    var rowBytes: Int { dfa.stateCount * dfa.width * MemoryLayout<Int32>.stride }
+    /// The bytes its automaton rows and masks take, a measure of what keeping it costs.
+    var byteCount: Int { dfa.stateCount * dfa.width * MemoryLayout<Int32>.stride + masks.byteCount }
 }
 
 /// The automata that the finished matchers of one grammar built, handed to its next matchers:
@@ -30,9 +30,9 @@ final class AutomatonShelf: Sendable {
     private let kept = Mutex<[MatcherAutomaton]>([])
 
     /// How many idle automata one grammar keeps.
-    static let capacity = 4
-    /// The most automaton row memory an automaton may take to be kept, in bytes.
-    static let rowByteLimit = 64 << 20
+    static let capacity = 2
+    /// The most memory an automaton may take (rows and masks) to be kept, in bytes.
+    static let byteLimit = 48 << 20
 
     /// An automaton built over `vocabulary`, taken off the shelf; `nil` when none is kept.
     func take(over vocabulary: ObjectIdentifier?) -> MatcherAutomaton? {
@@ -45,7 +45,7 @@ final class AutomatonShelf: Sendable {
     /// Keeps `automaton` for a later matcher, unless it grew too large; when the shelf is full
     /// the smallest automaton makes room.
     func put(_ automaton: MatcherAutomaton) {
-        guard automaton.rowBytes <= Self.rowByteLimit else { return }
+        guard automaton.byteCount <= Self.byteLimit else { return }
         kept.withLock { automata in
             automata.append(automaton)
             if automata.count > Self.capacity,

@@ -27,6 +27,9 @@ struct MaskCache: ~Copyable {
         self.byteLimit = byteLimit
     }
 
+    /// The bytes the kept masks take.
+    var byteCount: Int { lists.count * 4 + bitsets.count * 8 }
+
     /// Sets `mask` to the cached mask of `state`; `false` when there is none.
     func restore(_ state: Int32, into mask: inout TokenBitset, index: VocabularyIndex) -> Bool {
         let slot = Int(state)
@@ -61,7 +64,7 @@ struct MaskCache: ~Copyable {
     /// the whole of `mask`.
     mutating func store(_ state: Int32, plainLength: Int32, list: UnsafeBufferPointer<Int32>?, mask: TokenBitset) {
         let added = list.map { $0.count * 4 } ?? mask.words.count * 8
-        if lists.count * 4 + bitsets.count * 8 + added > byteLimit {
+        if byteCount + added > byteLimit {
             entries.removeAll()
             lists.removeAll()
             bitsets.removeAll()

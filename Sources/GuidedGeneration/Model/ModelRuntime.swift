@@ -29,13 +29,21 @@ final class ModelRuntime: Sendable {
         markupPenalty = MarkupPenalty(tokens: model.tokenBytes)
     }
 
+    /// The most compiled grammars kept.
+    static let grammarLimit = 64
+
     /// The grammar of a JSON Schema, compiled once; `lenient` drops the keywords that cannot be
     /// enforced while generating (the final value is then checked against the whole schema).
     func grammar(forJSONSchema schema: String, lenient: Bool = false) throws(SchemaError) -> CompiledGrammar {
         let key = (lenient ? "lenient:" : "") + schema
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
         let grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(isLenient: lenient))
-        grammars.withLock { $0[key] = grammar }
+        grammars.withLock { grammars in
+            // Each grammar keeps the automata its matchers built: a server seeing ever new
+            // schemas starts the cache over rather than growing without end.
+            if grammars.count >= Self.grammarLimit { grammars.removeAll() }
+            grammars[key] = grammar
+        }
         return grammar
     }
 
