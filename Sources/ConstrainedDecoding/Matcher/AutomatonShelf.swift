@@ -24,8 +24,8 @@ final class MatcherAutomaton: @unchecked Sendable {
 
 /// The automata that the finished matchers of one grammar built, handed to its next matchers:
 /// a matcher starts with every state and mask its predecessors found instead of building them
-/// again, as engines that keep a token-mask cache with a compiled grammar do. A few are kept, so
-/// that matchers running at the same time each get one.
+/// again, as engines that keep a token-mask cache with a compiled grammar do. Two are kept, so
+/// that two matchers running at the same time each get one.
 final class AutomatonShelf: Sendable {
     private let kept = Mutex<[MatcherAutomaton]>([])
 
