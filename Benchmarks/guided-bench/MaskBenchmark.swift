@@ -3,9 +3,9 @@ import Foundation
 import PartialJSON
 
 /// `guided-bench masks`: for each case, the compile time of its schema (compiled once for
-/// consecutive cases of the same schema, unless `--compile-each`), then before each token of its instance the time of a
-/// full token mask; checks the token is allowed, advances, and checks
-/// that end-of-text is allowed at the end. Writes one JSON line per case and prints percentiles.
+/// consecutive cases of the same schema, unless `--compile-each`), then before each token of its
+/// instance the time of a full token mask; checks the token is allowed, advances, and checks that
+/// end-of-text is allowed at the end. Writes one JSON line per case and prints percentiles.
 struct MaskBenchmark {
     var vocabularyPath = ""
     var casesPath = ""

@@ -7,15 +7,16 @@ import Synchronization
 final class MatcherAutomaton: @unchecked Sendable {
     var dfa: LazyDFA
     var masks: MaskCache
-    /// The vocabulary the masks are over, `nil` for a matcher without one.
-    let vocabulary: ObjectIdentifier?
+    /// The tables of the vocabulary the masks are over, `nil` for a matcher without one; held,
+    /// so that no other vocabulary can take its place while the masks are kept.
+    let vocabulary: VocabularyIndex?
 
     init(grammar: CompiledGrammar, vocabulary: Vocabulary?) {
         dfa = LazyDFA(
             pool: grammar.pool, classes: grammar.classes, maximumCallDepth: grammar.options.maximumReferenceDepth,
             plainTextLimit: vocabulary?.index.longestPlainText ?? 0)
         masks = MaskCache(byteLimit: GrammarMatcher.maskCacheBytes)
-        self.vocabulary = vocabulary.map { ObjectIdentifier($0.index) }
+        self.vocabulary = vocabulary?.index
     }
 
     /// The bytes its automaton rows and masks take, a measure of what keeping it costs.
@@ -35,9 +36,9 @@ final class AutomatonShelf: Sendable {
     static let byteLimit = 48 << 20
 
     /// An automaton built over `vocabulary`, taken off the shelf; `nil` when none is kept.
-    func take(over vocabulary: ObjectIdentifier?) -> MatcherAutomaton? {
+    func take(over vocabulary: VocabularyIndex?) -> MatcherAutomaton? {
         kept.withLock { automata in
-            guard let position = automata.lastIndex(where: { $0.vocabulary == vocabulary }) else { return nil }
+            guard let position = automata.lastIndex(where: { $0.vocabulary === vocabulary }) else { return nil }
             return automata.remove(at: position)
         }
     }

@@ -29,7 +29,7 @@ public final class GrammarMatcher {
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary? = nil) {
         shelf = grammar.shelf
         automaton =
-            grammar.shelf.take(over: vocabulary.map { ObjectIdentifier($0.index) })
+            grammar.shelf.take(over: vocabulary?.index)
             ?? MatcherAutomaton(grammar: grammar, vocabulary: vocabulary)
         self.vocabulary = vocabulary
         index = vocabulary?.index

@@ -6,7 +6,7 @@
 /// "disjoint" truer: the test may miss a disjoint pair, never call an overlapping pair disjoint.
 extension SchemaCompiler {
     /// The type families of JSON values (`integer` is within `number`).
-    private static let allFamilies: Set<String> = ["null", "boolean", "number", "string", "array", "object"]
+    private static let allFamilies = Set(SchemaKeywords.types)
     /// How deeply member schemas are compared.
     private static let disjointnessDepth = 4
 
