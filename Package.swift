@@ -51,49 +51,6 @@ let swiftSyntaxLinking: [LinkerSetting] = hostLibraries.map {
     [.unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0])]
 } ?? []
 
-/// The CPU the model's kernels are compiled for: this machine's vector extensions, as llama.cpp's
-/// native build uses them (the default x86-64 target has SSE2 only, and runs the integer dot
-/// products at about 60% of the speed), with the scheduling of its maker's cores (AMD's Zen 4
-/// runs the same kernels about 25% faster compiled for `znver4` than for `skylake-avx512`).
-/// `GUIDED_TARGET_CPU` names another (`none`: the default).
-func kernelTargetCPU() -> String? {
-    if let name = ProcessInfo.processInfo.environment["GUIDED_TARGET_CPU"] { return name == "none" ? nil : name }
-    #if arch(x86_64)
-    guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
-    let lines = info.split(separator: "\n")
-    func field(_ name: String) -> String? {
-        lines.first(where: { $0.hasPrefix(name) })?.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-    guard let flagList = field("flags") else { return nil }
-    let flags = Set(flagList.split(separator: " ").map(String.init))
-    let isAMD = field("vendor_id") == "AuthenticAMD"
-    let family = field("cpu family").flatMap { Int($0) } ?? 0
-    if flags.isSuperset(of: ["avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd", "avx2", "fma", "bmi2", "f16c"]) {
-        if isAMD && family >= 25 && flags.isSuperset(of: ["avx512_vnni", "avx512_bf16", "avx512vbmi", "avx512_bitalg"]) {
-            return "znver4"
-        }
-        return "skylake-avx512"
-    }
-    if flags.isSuperset(of: ["avx2", "fma", "bmi2", "f16c", "movbe"]) {
-        if isAMD && family >= 23 { return family >= 25 ? "znver3" : "znver1" }
-        return "haswell"
-    }
-    #endif
-    return nil
-}
-
-/// The CPUs whose names say that AVX2 and FMA are there, so that the kernels written with their
-/// intrinsics (`GUIDED_AVX2`) can be compiled in.
-let avx2TargetCPUs: Set<String> = [
-    "haswell", "broadwell", "skylake", "skylake-avx512", "cascadelake", "cooperlake", "icelake-client",
-    "icelake-server", "tigerlake", "alderlake", "raptorlake", "sapphirerapids", "emeraldrapids", "graniterapids",
-    "znver1", "znver2", "znver3", "znver4", "znver5", "x86-64-v3", "x86-64-v4",
-]
-
-let kernelSettings: [SwiftSetting] = kernelTargetCPU().map { cpu in
-    [.unsafeFlags(["-target-cpu", cpu])] + (avx2TargetCPUs.contains(cpu) ? [.define("GUIDED_AVX2")] : [])
-} ?? []
-
 let package = Package(
     name: "GuidedGeneration",
     platforms: [.macOS(.v15)],
@@ -107,7 +64,9 @@ let package = Package(
     targets: [
         .target(name: "PartialJSON"),
         .target(name: "ConstrainedDecoding"),
-        .target(name: "LlamaInference", swiftSettings: kernelSettings),
+        // The model's kernels, one variant per CPU feature set, picked at run time.
+        .target(name: "GuidedKernels"),
+        .target(name: "LlamaInference", dependencies: ["GuidedKernels"]),
         .macro(
             name: "GuidedGenerationMacros",
             // Without swift-syntax, only the file that explains what is missing is compiled.
@@ -124,7 +83,7 @@ let package = Package(
         ),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),
         .testTarget(name: "ConstrainedDecodingTests", dependencies: ["ConstrainedDecoding", "PartialJSON"]),
-        .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference"]),
+        .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "GuidedKernels"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration"]),

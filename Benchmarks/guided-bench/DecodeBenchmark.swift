@@ -49,6 +49,7 @@ struct DecodeBenchmark {
         prefillRates.sort()
         decodeRates.sort()
         print("model: \(modelPath)")
+        print("kernels: \(model.kernels)")
         print("threads: \(threads), prompt: \(promptTokens) tokens, generated: \(generate) tokens, runs: \(runs)")
         print(String(format: "prefill: %.1f tokens/s (median)", prefillRates[prefillRates.count / 2]))
         print(String(format: "decode:  %.1f tokens/s (median)", decodeRates[decodeRates.count / 2]))

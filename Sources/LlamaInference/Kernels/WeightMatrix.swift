@@ -1,3 +1,5 @@
+import GuidedKernels
+
 /// A weight matrix of a GGUF file, read in place: `rows` rows of `columns` elements, each row a
 /// run of blocks of its type. Products with a vector work on the blocks directly; no dequantized
 /// copy of the matrix is ever made.
@@ -22,128 +24,32 @@ struct WeightMatrix: @unchecked Sendable {
         base = pointer
     }
 
-    /// `output[row] = dot(row of the matrix, input)` for `rows` in `range`.
-    func multiply(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, rows range: Range<Int>) {
-        for row in range {
-            output[row] = dot(row: row, input)
-        }
-    }
-
-    /// `output[row] = dot(row of the matrix, input)` with the input quantized per block of 32:
-    /// integer products, in AVX2 byte instructions where the package is compiled for them, else in
-    /// loops that the compiler vectorizes.
-    func multiply(_ input: QuantizedVector, into output: UnsafeMutablePointer<Float>, rows range: Range<Int>) {
-        let blocks = columns / 32
-        #if GUIDED_AVX2 && arch(x86_64)
-        if hasIntegerKernel {
-            // A constant type per loop, so that each inlined kernel reads only its block layout.
-            @inline(__always) func products(_ type: GGMLType) {
-                for row in range {
-                    output[row] = AVX2BlockProducts.product(base + row * rowBytes, type: type, blocks: blocks, input)
-                }
-            }
-            switch type {
-            case .q8_0: products(.q8_0)
-            case .q4_1: products(.q4_1)
-            default: products(.q4_0)
-            }
-            return
-        }
-        #endif
-        switch type {
-        case .q4_0, .q4_1:
-            let hasMinimum = type == .q4_1
-            let blockBytes = type.blockBytes
-            let quantOffset = hasMinimum ? 4 : 2
-            for row in range {
-                let pointer = base + row * rowBytes
-                var total: Float = 0
-                for block in 0..<blocks {
-                    let blockPointer = pointer + block * blockBytes
-                    let quants = (blockPointer + quantOffset).assumingMemoryBound(to: UInt8.self)
-                    let x = input.values + block * 32
-                    var product: Int32 = 0
-                    for index in 0..<16 {
-                        let packed = quants[index]
-                        product &+= Int32(packed & 0x0F) &* Int32(x[index]) &+ Int32(packed &>> 4) &* Int32(x[index + 16])
-                    }
-                    let scale = HalfFloat.float(blockPointer.loadUnaligned(as: UInt16.self))
-                    let inputScale = input.scales[block]
-                    if hasMinimum {
-                        let minimum = HalfFloat.float(blockPointer.loadUnaligned(fromByteOffset: 2, as: UInt16.self))
-                        total += scale * inputScale * Float(product) + minimum * input.sums[block]
-                    } else {
-                        total += scale * (inputScale * Float(product) - 8 * input.sums[block])
-                    }
-                }
-                output[row] = total
-            }
-        case .q8_0:
-            for row in range {
-                let pointer = base + row * rowBytes
-                var total: Float = 0
-                for block in 0..<blocks {
-                    let blockPointer = pointer + block * 34
-                    let quants = (blockPointer + 2).assumingMemoryBound(to: Int8.self)
-                    let x = input.values + block * 32
-                    var product: Int32 = 0
-                    for index in 0..<32 { product &+= Int32(quants[index]) &* Int32(x[index]) }
-                    total += HalfFloat.float(blockPointer.loadUnaligned(as: UInt16.self)) * input.scales[block] * Float(product)
-                }
-                output[row] = total
-            }
-        default:
-            multiply(input.original, into: output, rows: range)
-        }
-    }
-
-    /// Whether the AVX2 integer kernels cover this type; then several vectors are best multiplied
-    /// quantized, with ``multiply(batch:count:into:outputStride:rows:)``.
+    /// Whether the integer kernels cover this type; then the matrix is multiplied by vectors
+    /// quantized to 8 bits with ``multiply(_:count:into:outputStride:rows:kernels:)``.
     var hasIntegerKernel: Bool {
-        #if GUIDED_AVX2 && arch(x86_64)
-        return type == .q4_0 || type == .q4_1 || type == .q8_0
-        #else
-        return false
-        #endif
+        type == .q4_0 || type == .q4_1 || type == .q8_0
     }
 
     /// `outputs[t][row] = dot(row, inputs[t])` for `count` vectors quantized together (each of
-    /// ``columns`` elements), the rows in `range`. With ``hasIntegerKernel`` a row is read
-    /// from memory once for all of them, its blocks widened once per four vectors; otherwise the
-    /// vectors go one by one.
-    func multiply(batch inputs: QuantizedVector, count: Int, into outputs: UnsafeMutablePointer<Float>, outputStride: Int, rows range: Range<Int>) {
-        #if GUIDED_AVX2 && arch(x86_64)
-        if hasIntegerKernel {
-            multiplyInFours(inputs, count: count, into: outputs, outputStride: outputStride, rows: range)
+    /// ``columns`` elements) and the rows in `range`, in integer products by `kernels` where the
+    /// type has them (a row is read once for all the vectors), else (or when `kernels` is `nil`)
+    /// in floats from the vectors the quantized ones were made from.
+    func multiply(
+        _ inputs: QuantizedVector, count: Int, into outputs: UnsafeMutablePointer<Float>, outputStride: Int, rows range: Range<Int>,
+        kernels: UnsafePointer<GuidedKernelTable>?
+    ) {
+        guard hasIntegerKernel, let kernels else {
+            for vector in 0..<count {
+                let input = inputs.original + vector * columns
+                let output = outputs + vector * outputStride
+                for row in range { output[row] = dot(row: row, input) }
+            }
             return
         }
-        #endif
-        for vector in 0..<count {
-            multiply(inputs.suffix(from: vector * columns), into: outputs + vector * outputStride, rows: range)
-        }
+        kernels.pointee.multiply(
+            Int32(type.rawValue), base, rowBytes, columns / 32, range.lowerBound, range.upperBound, inputs.vectors, count,
+            outputs, outputStride)
     }
-
-    #if GUIDED_AVX2 && arch(x86_64)
-    private func multiplyInFours(_ inputs: QuantizedVector, count: Int, into outputs: UnsafeMutablePointer<Float>, outputStride: Int, rows range: Range<Int>) {
-        let blocks = columns / 32
-        for row in range {
-            let pointer = base + row * rowBytes
-            var vector = 0
-            while vector + 4 <= count {
-                let results = AVX2BlockProducts.products(
-                    pointer, type: type, blocks: blocks, inputs.suffix(from: vector * columns),
-                    inputs.suffix(from: (vector + 1) * columns), inputs.suffix(from: (vector + 2) * columns),
-                    inputs.suffix(from: (vector + 3) * columns))
-                for lane in 0..<4 { outputs[(vector + lane) * outputStride + row] = results[lane] }
-                vector += 4
-            }
-            while vector < count {
-                outputs[vector * outputStride + row] = AVX2BlockProducts.product(pointer, type: type, blocks: blocks, inputs.suffix(from: vector * columns))
-                vector += 1
-            }
-        }
-    }
-    #endif
 
     /// `outputs[t][row] = dot(row, inputs[t])` for `count` vectors (rows of `inputStride` and
     /// `outputStride` floats) and the rows in `range`: each row is decoded once for all vectors.

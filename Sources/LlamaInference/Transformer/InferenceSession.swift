@@ -117,25 +117,25 @@ public final class InferenceSession {
             let keyRow = keys + layerBase + position * kvDimension
             let valueRow = values + layerBase + position * kvDimension
             rmsNorm(hidden, layer.attentionNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
-            quantized.quantize(normed, count: width)
+            quantized.quantize(normed, count: width, kernels: model.kernelTable)
             model.multiply(layer.query, quantized, into: query)
             model.multiply(layer.key, quantized, into: keyRow)
             model.multiply(layer.value, quantized, into: valueRow)
             rotate(query, heads: configuration.headCount, headDimension: headDimension, at: position)
             rotate(keyRow, heads: configuration.keyValueHeadCount, headDimension: headDimension, at: position)
             attend(query, into: attention, layerBase: layerBase, upTo: position)
-            quantized.quantize(attention, count: width)
+            quantized.quantize(attention, count: width, kernels: model.kernelTable)
             model.multiply(layer.attentionOutput, quantized, into: projected)
             for index in 0..<width { hidden[index] += projected[index] }
             rmsNorm(hidden, layer.feedForwardNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
-            quantized.quantize(normed, count: width)
+            quantized.quantize(normed, count: width, kernels: model.kernelTable)
             model.multiply(layer.gate, quantized, into: gate)
             model.multiply(layer.up, quantized, into: up)
             for index in 0..<configuration.feedForwardLength {
                 let g = gate[index]
                 gate[index] = g / (1 + expf(-g)) * up[index]
             }
-            quantized.quantize(gate, count: configuration.feedForwardLength)
+            quantized.quantize(gate, count: configuration.feedForwardLength, kernels: model.kernelTable)
             model.multiply(layer.down, quantized, into: projected)
             for index in 0..<width { hidden[index] += projected[index] }
         }
@@ -148,7 +148,7 @@ public final class InferenceSession {
         guard asked, let logitsBase = logits.baseAddress else { return }
         let configuration = model.configuration
         rmsNorm(hidden, model.outputNorm, into: normed, count: configuration.embeddingLength, epsilon: configuration.normEpsilon)
-        quantized.quantize(normed, count: configuration.embeddingLength)
+        quantized.quantize(normed, count: configuration.embeddingLength, kernels: model.kernelTable)
         model.multiply(model.output, quantized, into: logitsBase)
     }
 
@@ -159,53 +159,13 @@ public final class InferenceSession {
         let kvDimension = configuration.keyValueDimension
         let group = configuration.headCount / configuration.keyValueHeadCount
         let scale = 1 / sqrtf(Float(headDimension))
+        let attend = model.kernelTable.pointee.attend
         for head in 0..<configuration.headCount {
-            let q = query + head * headDimension
-            let kvHead = head / group
-            var maximum = -Float.infinity
-            for past in 0...last {
-                let k = keys + layerBase + past * kvDimension + kvHead * headDimension
-                scores[past] = Self.dot(q, k, count: headDimension) * scale
-                maximum = max(maximum, scores[past])
-            }
-            var total: Float = 0
-            for past in 0...last {
-                scores[past] = expf(scores[past] - maximum)
-                total += scores[past]
-            }
-            let out = output + head * headDimension
-            out.update(repeating: 0, count: headDimension)
-            for past in 0...last {
-                let weight = scores[past] / total
-                let v = values + layerBase + past * kvDimension + kvHead * headDimension
-                for index in 0..<headDimension { out[index] += weight * v[index] }
-            }
+            let kvOffset = layerBase + (head / group) * headDimension
+            attend(
+                query + head * headDimension, keys + kvOffset, values + kvOffset, kvDimension, last + 1, headDimension, scale, scores,
+                output + head * headDimension)
         }
-    }
-
-    /// The dot product of `count` floats, in eight running sums that the compiler keeps in one
-    /// vector register (a single sum is a chain of dependent additions that it may not reorder).
-    @inline(__always)
-    private static func dot(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, count: Int) -> Float {
-        var (s0, s1, s2, s3, s4, s5, s6, s7): (Float, Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0, 0)
-        var index = 0
-        while index + 8 <= count {
-            s0 += left[index] * right[index]
-            s1 += left[index + 1] * right[index + 1]
-            s2 += left[index + 2] * right[index + 2]
-            s3 += left[index + 3] * right[index + 3]
-            s4 += left[index + 4] * right[index + 4]
-            s5 += left[index + 5] * right[index + 5]
-            s6 += left[index + 6] * right[index + 6]
-            s7 += left[index + 7] * right[index + 7]
-            index += 8
-        }
-        var total = ((s0 + s4) + (s1 + s5)) + ((s2 + s6) + (s3 + s7))
-        while index < count {
-            total += left[index] * right[index]
-            index += 1
-        }
-        return total
     }
 
     /// Runs several tokens at once: each weight row is decoded once for all of them.
@@ -268,12 +228,12 @@ public final class InferenceSession {
     /// `outputs[t] = matrix × inputs[t]` for a batch: through the integer kernels where the
     /// matrix has them, each input quantized as in the single-token path, else in floats.
     private func multiply(_ matrix: WeightMatrix, batch inputs: UnsafePointer<Float>, count: Int, into outputs: UnsafeMutablePointer<Float>) {
-        guard matrix.hasIntegerKernel else {
+        guard matrix.hasIntegerKernel, model.integerKernels != nil else {
             model.multiply(matrix, batch: inputs, count: count, into: outputs)
             return
         }
-        batchQuantized.quantize(inputs, count: count * matrix.columns)
-        model.multiply(matrix, batch: batchQuantized, count: count, into: outputs)
+        batchQuantized.quantize(inputs, count: count * matrix.columns, kernels: model.kernelTable)
+        model.multiply(matrix, batchQuantized, count: count, into: outputs)
     }
 
     private func rmsNorm(_ input: UnsafePointer<Float>, _ weight: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, epsilon: Float) {

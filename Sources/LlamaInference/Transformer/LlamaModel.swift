@@ -1,4 +1,5 @@
 import Foundation
+import GuidedKernels
 
 /// A Llama-family transformer running on the CPU from a memory-mapped GGUF file: embeddings (tied
 /// to the output when there is no `output.weight`), RMSNorm, rotary embeddings as llama.cpp
@@ -25,12 +26,31 @@ public final class LlamaModel: @unchecked Sendable {
     let layers: [Layer]
     /// How many threads the matrix products use.
     public let threadCount: Int
+    /// The kernels the products and attention run on.
+    public let kernels: KernelVariant
+    let kernelTable: UnsafePointer<GuidedKernelTable>
+    /// The products' kernels: `nil` when every product runs in floats, as the reference does, so
+    /// that the transformer can be checked apart from the error of 8-bit activations.
+    let integerKernels: UnsafePointer<GuidedKernelTable>?
     private let workers: WorkerPool
 
-    public init(file: GGUFFile, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount) throws(GGUFError) {
+    /// Loads the model in `file`, to run on `threadCount` threads with the `kernels` variant
+    /// (``KernelVariant/preferred`` when it is not supported on this CPU).
+    public convenience init(
+        file: GGUFFile, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+        kernels: KernelVariant = .preferred
+    ) throws(GGUFError) {
+        try self.init(file: file, threadCount: threadCount, kernels: kernels, floatProducts: false)
+    }
+
+    /// Loads the model; with `floatProducts`, every matrix product runs in floats.
+    init(file: GGUFFile, threadCount: Int, kernels: KernelVariant, floatProducts: Bool) throws(GGUFError) {
         self.file = file
         configuration = try LlamaConfiguration(file: file)
         self.threadCount = max(1, threadCount)
+        self.kernels = kernels.isSupported ? kernels : .preferred
+        kernelTable = self.kernels.table
+        integerKernels = floatProducts ? nil : kernelTable
         workers = WorkerPool(threadCount: self.threadCount)
         func tensor(_ name: String) throws(GGUFError) -> GGUFTensorInfo {
             guard let info = file.tensorsByName[name] else { throw .missingKey("tensor \(name)") }
@@ -85,20 +105,15 @@ public final class LlamaModel: @unchecked Sendable {
     }
 
     /// `outputs[t] = matrix × inputs[t]` for `count` vectors quantized together, the rows split
-    /// across threads.
-    func multiply(_ matrix: WeightMatrix, batch inputs: QuantizedVector, count: Int, into outputs: UnsafeMutablePointer<Float>) {
-        forEachChunk(of: matrix.rows) { _, rows in
-            matrix.multiply(batch: inputs, count: count, into: outputs, outputStride: matrix.rows, rows: rows)
-        }
-    }
-
-    /// `output = matrix × input` with the input quantized to 16 bits, the rows split across threads.
-    func multiply(_ matrix: WeightMatrix, _ input: QuantizedVector, into output: UnsafeMutablePointer<Float>) {
-        guard matrix.rows >= 64 * threadCount else {
-            matrix.multiply(input, into: output, rows: 0..<matrix.rows)
+    /// across threads (a matrix too small to share is multiplied by the caller alone).
+    func multiply(_ matrix: WeightMatrix, _ inputs: QuantizedVector, count: Int = 1, into outputs: UnsafeMutablePointer<Float>) {
+        guard matrix.rows * count >= 64 * threadCount else {
+            matrix.multiply(inputs, count: count, into: outputs, outputStride: matrix.rows, rows: 0..<matrix.rows, kernels: integerKernels)
             return
         }
-        forEachChunk(of: matrix.rows) { _, rows in matrix.multiply(input, into: output, rows: rows) }
+        forEachChunk(of: matrix.rows) { _, rows in
+            matrix.multiply(inputs, count: count, into: outputs, outputStride: matrix.rows, rows: rows, kernels: integerKernels)
+        }
     }
 
     /// Runs `body(chunk, rows)` on the pool for each thread's share of `count` rows.

@@ -1,0 +1,250 @@
+// The kernels in AVX2, FMA and F16C instructions (Intel since Haswell, AMD since Zen), compiled
+// for them function by function, so that the rest of the build keeps the baseline target and runs
+// on any x86-64 CPU; they are only called where the CPU reports the three.
+#if defined(__x86_64__)
+#include "KernelSupport.h"
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2,fma,f16c")))
+#define INLINE __attribute__((always_inline)) static inline
+
+/// How far ahead of the block being read the next rows' bytes are asked for.
+#define PREFETCH_DISTANCE 1024
+
+INLINE AVX2 float horizontal_sum(__m256 v) {
+    __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    sum = _mm_add_ps(sum, _mm_movehl_ps(sum, sum));
+    sum = _mm_add_ss(sum, _mm_movehdup_ps(sum));
+    return _mm_cvtss_f32(sum);
+}
+
+INLINE AVX2 float horizontal_max(__m256 v) {
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_max_ss(m, _mm_movehdup_ps(m));
+    return _mm_cvtss_f32(m);
+}
+
+static AVX2 void quantize(const float *input, size_t count, GuidedQuantizedVectors output) {
+    const __m256 signBit = _mm256_set1_ps(-0.0f);
+    for (size_t block = 0; block < count / 32; block++) {
+        const float *x = input + block * 32;
+        __m256 v[4], largest = _mm256_setzero_ps();
+        for (int i = 0; i < 4; i++) {
+            v[i] = _mm256_loadu_ps(x + 8 * i);
+            largest = _mm256_max_ps(largest, _mm256_andnot_ps(signBit, v[i]));
+        }
+        float scale = horizontal_max(largest) / 127;
+        __m256 inverse = _mm256_set1_ps(scale > 0 ? 1 / scale : 0);
+        __m256i q[4];
+        for (int i = 0; i < 4; i++) {
+            q[i] = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v[i], inverse), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        }
+        // 32-bit lanes to bytes: the packs interleave the 128-bit halves, the permute restores order.
+        __m256i words = _mm256_packs_epi32(q[0], q[1]), words2 = _mm256_packs_epi32(q[2], q[3]);
+        __m256i bytes = _mm256_packs_epi16(words, words2);
+        bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_si256((__m256i *)(output.values + block * 32), bytes);
+        __m256i sum = _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3]));
+        output.scales[block] = scale;
+        output.sums[block] = scale * horizontal_sum(_mm256_cvtepi32_ps(sum));
+    }
+}
+
+/// A block's 32 weights as bytes in element order, and what its products need.
+typedef struct {
+    __m256i quants;
+    float scale;
+    /// What each element's sum is multiplied by: Q4_1's minimum, `-8 × scale` for Q4_0, 0 for Q8_0.
+    float offset;
+} Block;
+
+INLINE AVX2 Block load_block(int type, const uint8_t *pointer) {
+    Block block;
+    if (type == GUIDED_WEIGHTS_Q8_0) {
+        block.quants = _mm256_loadu_si256((const __m256i *)(pointer + 2));
+        block.scale = _cvtsh_ss(guided_load_u16(pointer));
+        block.offset = 0;
+    } else {
+        __m128i packed = _mm_loadu_si128((const __m128i *)(pointer + guided_quant_offset(type)));
+        block.quants = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed, 4), packed), _mm256_set1_epi8(0x0F));
+        block.scale = _cvtsh_ss(guided_load_u16(pointer));
+        block.offset = type == GUIDED_WEIGHTS_Q4_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -8 * block.scale;
+    }
+    return block;
+}
+
+/// The products of a block's weights with 32 bytes of input, summed in pairs into 8 lanes, as
+/// floats. 4-bit weights are unsigned, the form `maddubs` multiplies; Q8_0's signed weights give
+/// their sign to the input first.
+INLINE AVX2 __m256 block_product(int type, __m256i weights, __m256i x) {
+    __m256i pairs;
+    if (type == GUIDED_WEIGHTS_Q8_0) {
+        pairs = _mm256_maddubs_epi16(_mm256_sign_epi8(weights, weights), _mm256_sign_epi8(x, weights));
+    } else {
+        pairs = _mm256_maddubs_epi16(weights, x);
+    }
+    return _mm256_cvtepi32_ps(_mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
+}
+
+/// Two rows with one vector, which is loaded once for both.
+INLINE AVX2 void two_rows(
+    int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *outputs) {
+    size_t blockBytes = guided_block_bytes(type);
+    __m256 lanes0 = _mm256_setzero_ps(), lanes1 = _mm256_setzero_ps();
+    float offsets0 = 0, offsets1 = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        _mm_prefetch((const char *)first + b * blockBytes + PREFETCH_DISTANCE, _MM_HINT_T0);
+        _mm_prefetch((const char *)second + b * blockBytes + PREFETCH_DISTANCE, _MM_HINT_T0);
+        __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
+        float inputScale = x.scales[b], inputSum = x.sums[b];
+        Block w0 = load_block(type, first + b * blockBytes), w1 = load_block(type, second + b * blockBytes);
+        lanes0 = _mm256_fmadd_ps(_mm256_set1_ps(w0.scale * inputScale), block_product(type, w0.quants, input), lanes0);
+        lanes1 = _mm256_fmadd_ps(_mm256_set1_ps(w1.scale * inputScale), block_product(type, w1.quants, input), lanes1);
+        offsets0 += w0.offset * inputSum;
+        offsets1 += w1.offset * inputSum;
+    }
+    outputs[0] = horizontal_sum(lanes0) + offsets0;
+    outputs[1] = horizontal_sum(lanes1) + offsets1;
+}
+
+/// One row with one vector.
+INLINE AVX2 float one_row(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
+    size_t blockBytes = guided_block_bytes(type);
+    __m256 lanes = _mm256_setzero_ps();
+    float offsets = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        Block w = load_block(type, row + b * blockBytes);
+        __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
+        lanes = _mm256_fmadd_ps(_mm256_set1_ps(w.scale * x.scales[b]), block_product(type, w.quants, input), lanes);
+        offsets += w.offset * x.sums[b];
+    }
+    return horizontal_sum(lanes) + offsets;
+}
+
+/// One row with four vectors, each block's weights unpacked once for the four.
+INLINE AVX2 void four_vectors(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    size_t blockBytes = guided_block_bytes(type), elements = blocks * 32;
+    __m256 lanes[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    float offsets[4] = {0, 0, 0, 0};
+    for (size_t b = 0; b < blocks; b++) {
+        Block w = load_block(type, row + b * blockBytes);
+        for (int v = 0; v < 4; v++) {
+            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
+            float inputScale = x.scales[v * blocks + b];
+            lanes[v] = _mm256_fmadd_ps(_mm256_set1_ps(w.scale * inputScale), block_product(type, w.quants, input), lanes[v]);
+            offsets[v] += w.offset * x.sums[v * blocks + b];
+        }
+    }
+    for (int v = 0; v < 4; v++) outputs[v * outputStride] = horizontal_sum(lanes[v]) + offsets[v];
+}
+
+INLINE AVX2 GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, size_t index, size_t blocks) {
+    GuidedQuantizedVectors result = {x.values + index * blocks * 32, x.scales + index * blocks, x.sums + index * blocks};
+    return result;
+}
+
+INLINE AVX2 void multiply_rows(
+    int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
+    GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
+    const uint8_t *base = (const uint8_t *)matrix;
+    if (vectorCount == 1) {
+        size_t row = rowStart;
+        for (; row + 2 <= rowEnd; row += 2) {
+            two_rows(type, base + row * rowBytes, base + (row + 1) * rowBytes, blocks, inputs, outputs + row);
+        }
+        if (row < rowEnd) outputs[row] = one_row(type, base + row * rowBytes, blocks, inputs);
+        return;
+    }
+    for (size_t row = rowStart; row < rowEnd; row++) {
+        const uint8_t *pointer = base + row * rowBytes;
+        size_t v = 0;
+        for (; v + 4 <= vectorCount; v += 4) {
+            four_vectors(type, pointer, blocks, vector_at(inputs, v, blocks), outputs + v * outputStride + row, outputStride);
+        }
+        for (; v < vectorCount; v++) {
+            outputs[v * outputStride + row] = one_row(type, pointer, blocks, vector_at(inputs, v, blocks));
+        }
+    }
+}
+
+static AVX2 void multiply(
+    int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
+    GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
+    // One copy of the loops per type, so that each reads only its block layout.
+    switch (type) {
+    case GUIDED_WEIGHTS_Q4_0:
+        multiply_rows(GUIDED_WEIGHTS_Q4_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
+        break;
+    case GUIDED_WEIGHTS_Q4_1:
+        multiply_rows(GUIDED_WEIGHTS_Q4_1, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
+        break;
+    default:
+        multiply_rows(GUIDED_WEIGHTS_Q8_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
+        break;
+    }
+}
+
+INLINE AVX2 float dot(const float *left, const float *right, size_t count) {
+    __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i), _mm256_loadu_ps(right + i), sum0);
+        sum1 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i + 8), _mm256_loadu_ps(right + i + 8), sum1);
+    }
+    for (; i + 8 <= count; i += 8) sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i), _mm256_loadu_ps(right + i), sum0);
+    float total = horizontal_sum(_mm256_add_ps(sum0, sum1));
+    for (; i < count; i++) total += left[i] * right[i];
+    return total;
+}
+
+/// The sums of the lanes of four vectors, as the four lanes of one.
+INLINE AVX2 __m128 four_sums(__m256 a, __m256 b, __m256 c, __m256 d) {
+    __m256 pairs = _mm256_hadd_ps(_mm256_hadd_ps(a, b), _mm256_hadd_ps(c, d));
+    return _mm_add_ps(_mm256_castps256_ps128(pairs), _mm256_extractf128_ps(pairs, 1));
+}
+
+static AVX2 void attend(
+    const float *query, const float *keys, const float *values, size_t stride, size_t count, size_t dimension,
+    float scale, float *scores, float *output) {
+    // Scores four positions at a time, in four independent sums.
+    size_t p = 0;
+    if (dimension % 8 == 0) {
+        for (; p + 4 <= count; p += 4) {
+            const float *key = keys + p * stride;
+            __m256 sums[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+            for (size_t i = 0; i < dimension; i += 8) {
+                __m256 q = _mm256_loadu_ps(query + i);
+                for (int k = 0; k < 4; k++) sums[k] = _mm256_fmadd_ps(q, _mm256_loadu_ps(key + k * stride + i), sums[k]);
+            }
+            _mm_storeu_ps(scores + p, _mm_mul_ps(four_sums(sums[0], sums[1], sums[2], sums[3]), _mm_set1_ps(scale)));
+        }
+    }
+    for (; p < count; p++) scores[p] = dot(query, keys + p * stride, dimension) * scale;
+    float inverse = 1 / guided_softmax(scores, count);
+    // 64 columns at a time in eight independent sums, then 8 at a time.
+    size_t i = 0;
+    for (; i + 64 <= dimension; i += 64) {
+        __m256 sums[8];
+        for (int k = 0; k < 8; k++) sums[k] = _mm256_setzero_ps();
+        for (size_t p = 0; p < count; p++) {
+            __m256 weight = _mm256_set1_ps(scores[p]);
+            const float *value = values + p * stride + i;
+            for (int k = 0; k < 8; k++) sums[k] = _mm256_fmadd_ps(weight, _mm256_loadu_ps(value + 8 * k), sums[k]);
+        }
+        for (int k = 0; k < 8; k++) _mm256_storeu_ps(output + i + 8 * k, _mm256_mul_ps(sums[k], _mm256_set1_ps(inverse)));
+    }
+    for (; i + 8 <= dimension; i += 8) {
+        __m256 sum = _mm256_setzero_ps();
+        for (size_t p = 0; p < count; p++) sum = _mm256_fmadd_ps(_mm256_set1_ps(scores[p]), _mm256_loadu_ps(values + p * stride + i), sum);
+        _mm256_storeu_ps(output + i, _mm256_mul_ps(sum, _mm256_set1_ps(inverse)));
+    }
+    for (; i < dimension; i++) {
+        float sum = 0;
+        for (size_t p = 0; p < count; p++) sum += scores[p] * values[p * stride + i];
+        output[i] = sum * inverse;
+    }
+}
+
+const GuidedKernelTable guided_avx2_kernels = {quantize, multiply, attend};
+#endif

@@ -1,0 +1,58 @@
+// What the CPU reports, and the kernel table of each variant.
+#include "KernelSupport.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+/// The register states the operating system saves on a context switch (XCR0).
+static uint64_t saved_register_states(void) {
+    uint32_t low, high;
+    __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    return ((uint64_t)high << 32) | low;
+}
+
+/// Whether the CPU has AVX2, FMA and F16C, and the system saves the AVX registers.
+static int x86_supports_avx2(void) {
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
+    int osxsave = (ecx >> 27) & 1, avx = (ecx >> 28) & 1, fma = (ecx >> 12) & 1, f16c = (ecx >> 29) & 1;
+    if (!osxsave || !avx || !fma || !f16c) return 0;
+    uint64_t states = saved_register_states();
+    // SSE and AVX registers (bits 1 and 2).
+    if ((states & 0x6) != 0x6) return 0;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ebx >> 5) & 1;
+}
+#endif
+
+int guided_kernels_supported(int variant) {
+    switch (variant) {
+    case GUIDED_KERNELS_PORTABLE:
+        return 1;
+#if defined(__x86_64__)
+    case GUIDED_KERNELS_AVX2:
+        return x86_supports_avx2();
+#endif
+#if defined(__aarch64__)
+    case GUIDED_KERNELS_NEON:
+        return 1;
+#endif
+    default:
+        return 0;
+    }
+}
+
+const GuidedKernelTable *guided_kernel_table(int variant) {
+    switch (variant) {
+#if defined(__x86_64__)
+    case GUIDED_KERNELS_AVX2:
+        return &guided_avx2_kernels;
+#endif
+#if defined(__aarch64__)
+    case GUIDED_KERNELS_NEON:
+        return &guided_neon_kernels;
+#endif
+    default:
+        return &guided_portable_kernels;
+    }
+}

@@ -1,0 +1,68 @@
+#ifndef GUIDED_KERNELS_H
+#define GUIDED_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Vectors quantized to 8 bits per element in blocks of 32: `values` holds the elements, and each
+/// block has a scale (`value × scale` is the element) and the sum of its elements (`scale × Σ
+/// value`, for the offset terms of Q4 weights: with the sum of the quantized elements, not of the
+/// original ones, a product is exactly that of the dequantized weights with the quantized vector,
+/// whose error is far smaller). A batch of vectors lies back to back.
+typedef struct {
+    int8_t *_Nonnull values;
+    float *_Nonnull scales;
+    float *_Nonnull sums;
+} GuidedQuantizedVectors;
+
+/// The weight types that have integer kernels, by their GGML type numbers.
+enum {
+    GUIDED_WEIGHTS_Q4_0 = 2,
+    GUIDED_WEIGHTS_Q4_1 = 3,
+    GUIDED_WEIGHTS_Q8_0 = 8,
+};
+
+/// One variant of the kernels, all written for one CPU feature set.
+typedef struct {
+    /// Quantizes `count` floats (a multiple of 32) into `output`, from its start.
+    void (*_Nonnull quantize)(const float *_Nonnull input, size_t count, GuidedQuantizedVectors output);
+    /// `outputs[v × outputStride + row] = row · vector v` for the rows in `rowStart..<rowEnd` of a
+    /// matrix of `type` (a `GUIDED_WEIGHTS_…` value) whose rows are `rowBytes` long and hold
+    /// `blocks` blocks, and the `vectorCount` vectors of `inputs` (each `blocks × 32` elements).
+    void (*_Nonnull multiply)(
+        int type, const void *_Nonnull matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
+        GuidedQuantizedVectors inputs, size_t vectorCount, float *_Nonnull outputs, size_t outputStride);
+    /// Attention of one query over `count` cached positions: `scores[p] = scale × query · key p`,
+    /// turned into softmax weights, and `output = Σ weight p × value p`. Keys and values are
+    /// `dimension` floats each, `stride` floats apart; `scores` holds `count` floats.
+    void (*_Nonnull attend)(
+        const float *_Nonnull query, const float *_Nonnull keys, const float *_Nonnull values, size_t stride,
+        size_t count, size_t dimension, float scale, float *_Nonnull scores, float *_Nonnull output);
+} GuidedKernelTable;
+
+/// The variants, as `guided_kernel_table` numbers them.
+enum {
+    GUIDED_KERNELS_PORTABLE = 0,
+    GUIDED_KERNELS_AVX2 = 1,
+    GUIDED_KERNELS_NEON = 2,
+};
+
+/// Whether this build has `variant` and this CPU (and its operating system) runs it: the
+/// instructions are reported by `cpuid` and the registers they use are saved by the system
+/// (x86-64), or are part of the architecture (NEON on arm64). The portable variant runs everywhere.
+int guided_kernels_supported(int variant);
+
+/// The kernels of `variant`, or the portable ones when this build has none for it (NEON on x86-64,
+/// AVX2 on arm64). Check `guided_kernels_supported` first: running a variant the CPU lacks stops
+/// the process with an illegal instruction.
+const GuidedKernelTable *_Nonnull guided_kernel_table(int variant);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

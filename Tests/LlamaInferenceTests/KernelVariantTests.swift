@@ -1,0 +1,163 @@
+import Foundation
+import GuidedKernels
+import Testing
+
+@testable import LlamaInference
+
+/// Every kernel variant this CPU runs against the portable loops, on random blocks of each weight
+/// type: the same quantized activations, and products and attention equal but for the order in
+/// which floats are added.
+@Suite struct KernelVariantTests {
+    /// A deterministic generator, so that a failure can be replayed.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+    }
+
+    static let weightTypes: [GGMLType] = [.q4_0, .q4_1, .q8_0]
+
+    /// `rows` rows of `blocks` random blocks of `type`, with scales (and Q4_1 minimums) between
+    /// about -0.06 and 0.06.
+    static func matrix(_ type: GGMLType, rows: Int, blocks: Int, generator: inout Generator) -> [UInt8] {
+        var bytes = (0..<rows * blocks * type.blockBytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for block in 0..<rows * blocks {
+            let start = block * type.blockBytes
+            for half in 0..<(type == .q4_1 ? 2 : 1) {
+                // Sign, exponent 5 to 11 (2^-10 to 2^-4), any mantissa.
+                let bits = UInt16.random(in: 0...1, using: &generator) << 15 | UInt16.random(in: 5...11, using: &generator) << 10
+                    | UInt16.random(in: 0...1023, using: &generator)
+                bytes[start + 2 * half] = UInt8(bits & 0xFF)
+                bytes[start + 2 * half + 1] = UInt8(bits >> 8)
+            }
+        }
+        return bytes
+    }
+
+    /// Quantizes `input` with `variant` and multiplies `matrix` by its `vectorCount` vectors.
+    static func products(
+        _ variant: KernelVariant, type: GGMLType, matrix: [UInt8], rows: Int, blocks: Int, input: [Float], vectorCount: Int,
+        rowRange: Range<Int>
+    ) -> (values: [Int8], sums: [Float], outputs: [Float]) {
+        var quantized = QuantizedVector(capacity: input.count)
+        defer { quantized.deallocate() }
+        var outputs = [Float](repeating: 0, count: vectorCount * rows)
+        input.withUnsafeBufferPointer { input in
+            quantized.quantize(input.baseAddress!, count: input.count, kernels: variant.table)
+        }
+        matrix.withUnsafeBytes { matrix in
+            outputs.withUnsafeMutableBufferPointer { outputs in
+                variant.table.pointee.multiply(
+                    Int32(type.rawValue), matrix.baseAddress!, blocks * type.blockBytes, blocks, rowRange.lowerBound,
+                    rowRange.upperBound, quantized.vectors, vectorCount, outputs.baseAddress!, rows)
+            }
+        }
+        return (Array(UnsafeBufferPointer(start: quantized.values, count: input.count)),
+            Array(UnsafeBufferPointer(start: quantized.sums, count: input.count / 32)), outputs)
+    }
+
+    @Test func thePortableVariantRunsEverywhere() {
+        #expect(KernelVariant.portable.isSupported)
+        #expect(KernelVariant.supported.last == .portable)
+        #expect(KernelVariant.supported.contains(KernelVariant.preferred))
+    }
+
+    /// What the CPU reports through the kernel of the operating system agrees with the variants
+    /// found supported.
+    @Test func theVariantsFollowTheCPUFlags() throws {
+        #if arch(x86_64) && os(Linux)
+        let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = Set(info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
+        #expect(KernelVariant.avx2.isSupported == flags.isSuperset(of: ["avx2", "fma", "f16c"]))
+        #expect(!KernelVariant.neon.isSupported)
+        #elseif arch(arm64)
+        #expect(KernelVariant.neon.isSupported)
+        #expect(!KernelVariant.avx2.isSupported)
+        #endif
+    }
+
+    @Test(arguments: KernelVariant.supported)
+    func productsEqualThePortableOnes(_ variant: KernelVariant) {
+        var generator = Generator(state: 7)
+        for type in Self.weightTypes {
+            for (rows, blocks, vectorCount) in [(37, 18, 1), (19, 48, 1), (23, 18, 5), (9, 2, 8)] {
+                let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
+                // Activations of a transformer's spread, with an outlier now and then.
+                let input = (0..<vectorCount * blocks * 32).map { index in
+                    Float.random(in: -2...2, using: &generator) * (index % 97 == 0 ? 40 : 1)
+                }
+                for rowRange in [0..<rows, 3..<rows - 2] {
+                    let expected = Self.products(.portable, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: vectorCount, rowRange: rowRange)
+                    let actual = Self.products(variant, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: vectorCount, rowRange: rowRange)
+                    #expect(actual.values == expected.values, "\(variant), \(type): quantized values")
+                    for (index, sum) in expected.sums.enumerated() {
+                        #expect(abs(actual.sums[index] - sum) <= 1e-4 * max(1, abs(sum)), "\(variant), \(type): block sum \(index)")
+                    }
+                    for (index, value) in expected.outputs.enumerated() {
+                        let row = index % rows
+                        if !rowRange.contains(row) {
+                            #expect(actual.outputs[index] == 0, "\(variant), \(type): row \(row) outside the range was written")
+                            continue
+                        }
+                        #expect(abs(actual.outputs[index] - value) <= 1e-4 * max(1, abs(value)), "\(variant), \(type), \(rows)x\(blocks), \(vectorCount) vectors: output \(index) \(actual.outputs[index]) against \(value)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The portable products against products in doubles of the dequantized weights with the
+    /// quantized activations (which is what the integer products compute exactly).
+    @Test func portableProductsAreThoseOfTheDequantizedWeights() {
+        var generator = Generator(state: 11)
+        for type in Self.weightTypes {
+            let rows = 7, blocks = 6
+            let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
+            let input = (0..<blocks * 32).map { _ in Float.random(in: -3...3, using: &generator) }
+            let result = Self.products(.portable, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: 1, rowRange: 0..<rows)
+            var scales = [Float](repeating: 0, count: blocks)
+            for block in 0..<blocks { scales[block] = input[block * 32..<(block + 1) * 32].map(abs).max()! / 127 }
+            for row in 0..<rows {
+                var expected = 0.0
+                for block in 0..<blocks {
+                    let start = (row * blocks + block) * type.blockBytes
+                    let scale = Double(HalfFloat.float(UInt16(matrix[start]) | UInt16(matrix[start + 1]) << 8))
+                    let minimum = Double(HalfFloat.float(UInt16(matrix[start + 2]) | UInt16(matrix[start + 3]) << 8))
+                    for element in 0..<32 {
+                        let weight: Double
+                        switch type {
+                        case .q8_0: weight = Double(Int8(bitPattern: matrix[start + 2 + element])) * scale
+                        case .q4_1: weight = Double(element < 16 ? matrix[start + 4 + element] & 0x0F : matrix[start + 4 + element - 16] >> 4) * scale + minimum
+                        default: weight = (Double(element < 16 ? matrix[start + 2 + element] & 0x0F : matrix[start + 2 + element - 16] >> 4) - 8) * scale
+                        }
+                        expected += weight * Double(result.values[block * 32 + element]) * Double(scales[block])
+                    }
+                }
+                #expect(abs(Double(result.outputs[row]) - expected) <= 1e-4 * max(1, abs(expected)), "\(type), row \(row): \(result.outputs[row]) against \(expected)")
+            }
+        }
+    }
+
+    @Test(arguments: KernelVariant.supported)
+    func attentionEqualsThePortableOne(_ variant: KernelVariant) {
+        var generator = Generator(state: 3)
+        for (count, dimension, stride) in [(1, 64, 192), (10, 64, 192), (37, 128, 256), (6, 80, 80), (5, 20, 24)] {
+            let query = (0..<dimension).map { _ in Float.random(in: -1...1, using: &generator) }
+            let keys = (0..<count * stride).map { _ in Float.random(in: -1...1, using: &generator) }
+            let values = (0..<count * stride).map { _ in Float.random(in: -1...1, using: &generator) }
+            func attend(_ variant: KernelVariant) -> [Float] {
+                var scores = [Float](repeating: 0, count: count)
+                var output = [Float](repeating: 0, count: dimension)
+                variant.table.pointee.attend(query, keys, values, stride, count, dimension, 0.125, &scores, &output)
+                return output
+            }
+            let expected = attend(.portable)
+            let actual = attend(variant)
+            for index in 0..<dimension {
+                #expect(abs(actual[index] - expected[index]) <= 1e-5, "\(variant), \(count) positions of \(dimension): element \(index)")
+            }
+        }
+    }
+}
