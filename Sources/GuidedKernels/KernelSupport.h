@@ -26,21 +26,18 @@ static inline uint16_t guided_load_u16(const uint8_t *pointer) {
 /// An IEEE half-precision number as a float: the exponent and mantissa moved into place and the
 /// exponent rebased by one multiplication, which also gives subnormals their value.
 static inline float guided_half_to_float(uint16_t bits) {
-    uint32_t sign = (uint32_t)(bits & 0x8000u) << 16;
-    uint32_t magnitude = (uint32_t)(bits & 0x7FFFu) << 13;
-    float value;
+    union {
+        uint32_t bits;
+        float value;
+    } magnitude = {(uint32_t)(bits & 0x7FFFu) << 13}, result;
     if ((bits & 0x7C00u) == 0x7C00u) {
-        magnitude |= 0x7F800000u;
-        memcpy(&value, &magnitude, 4);
+        magnitude.bits |= 0x7F800000u;  // infinity or NaN
+        result.value = magnitude.value;
     } else {
-        memcpy(&value, &magnitude, 4);
-        value *= 0x1p112f;
+        result.value = magnitude.value * 0x1p112f;
     }
-    uint32_t result;
-    memcpy(&result, &value, 4);
-    result |= sign;
-    memcpy(&value, &result, 4);
-    return value;
+    result.bits |= (uint32_t)(bits & 0x8000u) << 16;
+    return result.value;
 }
 
 /// Rounds to the nearest integer, ties to even, for |x| below 2^22 (as the vector kernels' rounding

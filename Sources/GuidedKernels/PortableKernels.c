@@ -28,9 +28,11 @@ static inline int32_t block_product(int type, const uint8_t *quants, const int8_
     int32_t product = 0;
     if (type == GUIDED_WEIGHTS_Q8_0) {
         const int8_t *weights = (const int8_t *)quants;
-        for (int i = 0; i < 32; i++) product += (int32_t)weights[i] * x[i];
+        for (int i = 0; i < 32; i++) product += (int16_t)weights[i] * (int16_t)x[i];
     } else {
-        for (int i = 0; i < 16; i++) product += (int32_t)(quants[i] & 0x0F) * x[i] + (int32_t)(quants[i] >> 4) * x[i + 16];
+        // Products of 16-bit numbers added in pairs, the form of SSE2's `pmaddwd`.
+        for (int i = 0; i < 16; i++) product += (int16_t)(quants[i] & 0x0F) * (int16_t)x[i];
+        for (int i = 0; i < 16; i++) product += (int16_t)(quants[i] >> 4) * (int16_t)x[i + 16];
     }
     return product;
 }
