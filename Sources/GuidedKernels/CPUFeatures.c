@@ -25,6 +25,29 @@ static int x86_supports_avx2(void) {
 }
 #endif
 
+#if defined(__aarch64__)
+#if defined(__linux__)
+#include <sys/auxv.h>
+#elif defined(__APPLE__)
+#include <sys/sysctl.h>
+#endif
+
+/// Whether the CPU has the dot-product instructions (`sdot`, `udot`).
+static int arm_has_dot_products(void) {
+#if defined(__ARM_FEATURE_DOTPROD)
+    return 1;
+#elif defined(__linux__)
+    return (getauxval(AT_HWCAP) & (1UL << 20)) != 0;  // HWCAP_ASIMDDP
+#elif defined(__APPLE__)
+    int value = 0;
+    size_t size = sizeof(value);
+    return sysctlbyname("hw.optional.arm.FEAT_DotProd", &value, &size, NULL, 0) == 0 && value != 0;
+#else
+    return 0;
+#endif
+}
+#endif
+
 int guided_kernels_supported(int variant) {
     switch (variant) {
     case GUIDED_KERNELS_PORTABLE:
@@ -50,7 +73,7 @@ const GuidedKernelTable *guided_kernel_table(int variant) {
 #endif
 #if defined(__aarch64__)
     case GUIDED_KERNELS_NEON:
-        return &guided_neon_kernels;
+        return arm_has_dot_products() ? &guided_neon_dot_product_kernels : &guided_neon_kernels;
 #endif
     default:
         return &guided_portable_kernels;

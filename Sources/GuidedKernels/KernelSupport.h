@@ -53,6 +53,7 @@ extern const GuidedKernelTable guided_avx2_kernels;
 #endif
 #if defined(__aarch64__)
 extern const GuidedKernelTable guided_neon_kernels;
+extern const GuidedKernelTable guided_neon_dot_product_kernels;
 #endif
 
 /// Softmax of `count` scores in place (the largest subtracted first), returning their sum.
