@@ -85,6 +85,31 @@ import Testing
         #expect(logits.withUnsafeBufferPointer { sampler.choose(logits: $0, allowed: allowed) } == 3)
     }
 
+    /// Min-p leaves out the tokens far less likely than the best allowed one (here 1/e³ of it,
+    /// about 5%), which plain nucleus sampling picks now and then; among the allowed tokens the
+    /// best one sets the bar.
+    @Test func minimumRelativeProbabilityLeavesTheTailOut() {
+        let logits: [Float] = [0, -3, -0.5, -9]
+        func counts(minimum: Double, allowed: TokenBitset?) -> [Int] {
+            var counts = [0, 0, 0, 0]
+            for seed in UInt64(0)..<2000 {
+                var sampler = Sampler(mode: .topP(1), temperature: 1, minimumRelativeProbability: minimum, seed: seed)
+                if let token = logits.withUnsafeBufferPointer({ sampler.choose(logits: $0, allowed: allowed) }) { counts[Int(token)] += 1 }
+            }
+            return counts
+        }
+        let plain = counts(minimum: 0, allowed: nil)
+        #expect(plain[1] > 0)
+        let filtered = counts(minimum: 0.1, allowed: nil)
+        #expect(filtered[1] == 0 && filtered[3] == 0)
+        #expect(filtered[0] > 0 && filtered[2] > 0)
+        var allowed = TokenBitset(capacity: 4)
+        allowed.insert(1)
+        allowed.insert(3)
+        let constrained = counts(minimum: 0.1, allowed: allowed)
+        #expect(constrained[1] == 2000, "token 1 is the best allowed one; token 3 is 1/e^6 of it")
+    }
+
     @Test(arguments: [
         #"{"type":"string","minLength":3,"maxLength":5}"#,
         #"{"type":"string","pattern":"^[a-z]+é?$"}"#,

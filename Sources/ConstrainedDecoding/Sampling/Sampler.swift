@@ -1,7 +1,8 @@
 import Foundation
 
 /// Picks the next token from a model's logits, among the tokens a grammar allows: greedily, or at
-/// random from the top k or the top-p nucleus, at a temperature, with a seed.
+/// random from the top k or the top-p nucleus, at a temperature, with a seed, leaving out the
+/// tokens far less likely than the best (min-p, as in llama.cpp's default chain).
 ///
 /// The model's own choice is tried against the grammar first (one check, microseconds); the full
 /// mask of allowed tokens is built only when that choice is refused.
@@ -19,11 +20,15 @@ public struct Sampler: Sendable {
     public var mode: Mode
     /// Divides the logits before the softmax; at or below zero the choice is greedy.
     public var temperature: Double
+    /// In random modes, a token whose probability (before the temperature) is below this share
+    /// of the best allowed token's is never chosen (min-p); 0 keeps every token.
+    public var minimumRelativeProbability: Double
     private var random: SeededRandom
 
-    public init(mode: Mode = .greedy, temperature: Double = 1, seed: UInt64 = 0) {
+    public init(mode: Mode = .greedy, temperature: Double = 1, minimumRelativeProbability: Double = 0, seed: UInt64 = 0) {
         self.mode = mode
         self.temperature = temperature
+        self.minimumRelativeProbability = minimumRelativeProbability
         random = SeededRandom(seed: seed)
     }
 
@@ -52,8 +57,11 @@ public struct Sampler: Sendable {
             maximum = max(maximum, logits[id])
         }
         guard maximum > -.infinity else { return nil }
-        // Tokens 40 nats below the best have no chance worth counting.
-        let floor = maximum - Float(40 * temperature)
+        // Tokens 40 nats below the best have no chance worth counting; min-p may set a higher floor.
+        var floor = maximum - Float(40 * temperature)
+        if minimumRelativeProbability > 0 {
+            floor = max(floor, maximum + Float(log(minimumRelativeProbability)))
+        }
         for id in logits.indices where isAllowed(id) && logits[id] >= floor {
             candidates.append((id, logits[id]))
         }

@@ -78,14 +78,23 @@ struct ResponseGenerator {
     /// How many of the last response tokens count as written lately.
     static let repetitionWindow = 64
 
+    /// In random sampling, the share of the best allowed token's probability below which a token
+    /// is left out (min-p, as llama.cpp's default sampler chain applies it beside top-p). On the
+    /// answer-quality benchmark, seeded answers passing every check went from 71% to 82% with 0.1
+    /// (82% with 0.2): the tail of a small model's distribution is where junk words come from.
+    static let minimumRelativeProbability = 0.1
+
     fileprivate func makeSampler() -> Sampler {
         let temperature = options.temperature ?? 0.7
+        let minimum = Self.minimumRelativeProbability
         switch options.sampling?.kind {
         case .greedy: return Sampler(mode: .greedy)
-        case .top(let k, let seed): return Sampler(mode: .topK(k), temperature: temperature, seed: seed ?? .random(in: .min ... .max))
+        case .top(let k, let seed):
+            return Sampler(mode: .topK(k), temperature: temperature, minimumRelativeProbability: minimum, seed: seed ?? .random(in: .min ... .max))
         case .probabilityThreshold(let p, let seed):
-            return Sampler(mode: .topP(p), temperature: temperature, seed: seed ?? .random(in: .min ... .max))
-        case nil: return Sampler(mode: .topP(0.9), temperature: temperature, seed: .random(in: .min ... .max))
+            return Sampler(mode: .topP(p), temperature: temperature, minimumRelativeProbability: minimum, seed: seed ?? .random(in: .min ... .max))
+        case nil:
+            return Sampler(mode: .topP(0.9), temperature: temperature, minimumRelativeProbability: minimum, seed: .random(in: .min ... .max))
         }
     }
 }
