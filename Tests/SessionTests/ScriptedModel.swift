@@ -95,7 +95,9 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
         }
         let reply = Array(replies[turn].utf8)
         if written.count < reply.count, reply.starts(with: written) {
-            logits[Int(reply[written.count])] += 10
+            // Far above the noise, so that the session's penalties on repeats (a flat 1.2 and
+            // up to about 8 for a repeated run of six tokens) do not throw the script off.
+            logits[Int(reply[written.count])] += 20
         } else {
             // Off the script: the model wants to stop, closing what is open.
             logits[Int(Self.end)] += 10

@@ -28,6 +28,9 @@ package enum ConversationRenderer {
         return messages
     }
 
+    /// The longest request (in characters) that is said again after the schema description.
+    static let restatedRequestLength = 500
+
     static func message(for entry: Transcript.Entry, hasTools: Bool) -> ConversationMessage? {
         switch entry {
         case .instructions(let instructions):
@@ -38,6 +41,11 @@ package enum ConversationRenderer {
             var text = prompt.segments.text
             if let format = prompt.responseFormat, let schema = try? format.schema.jsonSchema() {
                 text += "\n\n" + SchemaPromptText.render(schema)
+                // A short request is said again after the schema, next to where the answer begins:
+                // small models otherwise drift from the topic (answer-quality benchmark, seeded
+                // answers passing every check: 82% without, 87% with).
+                let request = prompt.segments.text
+                if request.count <= restatedRequestLength { text += "\n\nThe request: " + request }
             }
             return ConversationMessage(role: .user, content: text)
         case .response(let response):
