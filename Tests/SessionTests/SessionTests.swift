@@ -63,9 +63,20 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         #expect(try response.content.value(String.self, forProperty: "name") == "Tom")
         #expect(model.conversations.last?.contains("\"age\": integer, at least 0, at most 20") == true)
         #expect(model.conversations.last?.contains("// The pet's name") == true)
+        // A short request is said again after the schema description.
+        #expect(model.conversations.last?.hasSuffix("}\n\nThe request: A pet<|end|><|assistant|>") == true)
         _ = try await session.respond(to: "Another", schema: Pet.generationSchema, includeSchemaInPrompt: false)
         let last = try #require(model.conversations.last)
         #expect(last.hasSuffix("<|user|>Another<|end|><|assistant|>"))
+    }
+
+    @Test func aLongRequestIsNotSaidAgain() async throws {
+        let model = ScriptedModel(replies: [#"{"name":"Tom","age":2,"tags":[]}"#])
+        let request = "A pet. " + String(repeating: "It likes long walks. ", count: 30)
+        _ = try await session(model).respond(to: request, schema: Pet.generationSchema)
+        let last = try #require(model.conversations.last)
+        #expect(!last.contains("The request:"))
+        #expect(last.hasSuffix("}<|end|><|assistant|>"))
     }
 
     @Test func streamingGivesGrowingSnapshotsThenTheValue() async throws {
