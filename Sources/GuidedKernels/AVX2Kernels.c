@@ -171,18 +171,7 @@ INLINE AVX2 void multiply_rows(
 static AVX2 void multiply(
     int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
     GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
-    // One copy of the loops per type, so that each reads only its block layout.
-    switch (type) {
-    case GUIDED_WEIGHTS_Q4_0:
-        multiply_rows(GUIDED_WEIGHTS_Q4_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
-        break;
-    case GUIDED_WEIGHTS_Q4_1:
-        multiply_rows(GUIDED_WEIGHTS_Q4_1, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
-        break;
-    default:
-        multiply_rows(GUIDED_WEIGHTS_Q8_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
-        break;
-    }
+    GUIDED_MULTIPLY_BY_TYPE(multiply_rows, type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
 }
 
 INLINE AVX2 float dot(const float *left, const float *right, size_t count) {

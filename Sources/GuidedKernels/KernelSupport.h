@@ -12,6 +12,15 @@ static inline size_t guided_block_bytes(int type) {
     return type == GUIDED_WEIGHTS_Q4_1 ? 20 : type == GUIDED_WEIGHTS_Q8_0 ? 34 : 18;
 }
 
+/// `multiply_rows(type, ...)` with `type` as a constant of each weight type, so that each
+/// inlined copy of the loops reads only its block layout.
+#define GUIDED_MULTIPLY_BY_TYPE(multiply_rows, type, ...)                  \
+    switch (type) {                                                        \
+    case GUIDED_WEIGHTS_Q4_0: multiply_rows(GUIDED_WEIGHTS_Q4_0, __VA_ARGS__); break; \
+    case GUIDED_WEIGHTS_Q4_1: multiply_rows(GUIDED_WEIGHTS_Q4_1, __VA_ARGS__); break; \
+    default: multiply_rows(GUIDED_WEIGHTS_Q8_0, __VA_ARGS__); break;      \
+    }
+
 /// The offset of a block's quants.
 static inline size_t guided_quant_offset(int type) {
     return type == GUIDED_WEIGHTS_Q4_1 ? 4 : 2;
