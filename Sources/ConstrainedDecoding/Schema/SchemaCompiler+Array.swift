@@ -144,14 +144,18 @@ extension SchemaCompiler {
     static let maximumContainsLanes = 64
 
     /// `contains` with `minContains`/`maxContains`: each item either matches the `contains`
-    /// schema or its complement, and the automaton counts items and matches in lanes.
+    /// schema or (with `maxContains`) its complement, and the automaton counts items and matches
+    /// in lanes.
     private mutating func compileContains(_ contains: SchemaValue, minimumMatches: Int, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         let containsPointer = pointer + "/contains"
         guard schema["prefixItems"] == nil else {
             try refuse("contains", at: pointer, "contains beside prefixItems is not supported")
             return try compile(.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) }), at: pointer)
         }
-        guard let others = try complement(contains, at: containsPointer) else {
+        // Without a maximum, an item that matches may be counted as one that need not: "at least"
+        // needs no complement.
+        let complementOfContains: [SchemaValue]? = schema["maxContains"] == nil ? [.bool(true)] : try complement(contains, at: containsPointer)
+        guard let others = complementOfContains else {
             try refuse("contains", at: pointer, "the complement of its schema cannot be built")
             return try compile(.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) }), at: pointer)
         }

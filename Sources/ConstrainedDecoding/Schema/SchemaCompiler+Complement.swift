@@ -34,6 +34,7 @@ extension SchemaCompiler {
         let members = (flat.objectMembers ?? []).filter { !SchemaKeywords.annotations.contains($0.key) }
         var result: [SchemaValue] = []
         var handledProperties = false
+        var handledItems = false
         for (key, value) in members {
             let part: [SchemaValue]?
             switch key {
@@ -41,6 +42,10 @@ extension SchemaCompiler {
                 guard !handledProperties else { continue }
                 handledProperties = true
                 part = try complementOfProperties(flat, at: pointer)
+            case "items", "prefixItems":
+                guard !handledItems else { continue }
+                handledItems = true
+                part = try complementOfItems(flat, at: pointer)
             default:
                 part = try complement(of: key, value, in: flat, at: pointer)
             }
@@ -101,17 +106,18 @@ extension SchemaCompiler {
         case "not":
             return [value]
         case "anyOf":
-            // None of the alternatives: the merge of one schema from each complement.
-            var combinations: [[SchemaValue]] = [[]]
-            for (index, alternative) in (value.arrayValue ?? []).enumerated() {
-                guard let parts = try complement(alternative, at: pointer + "/anyOf/\(index)") else { return nil }
-                combinations = combinations.flatMap { prefix in parts.map { prefix + [$0] } }
-                guard combinations.count <= Self.maximumComplementSize else { return nil }
-            }
-            var result: [SchemaValue] = []
-            for combination in combinations {
-                guard let merged = try? merge(combination, at: pointer) else { return nil }
-                result.append(merged)
+            return try complementOfAll(value.arrayValue ?? [], at: pointer + "/anyOf")
+        case "oneOf":
+            // None of the alternatives, or two of them at once.
+            let alternatives = value.arrayValue ?? []
+            guard var result = try complementOfAll(alternatives, at: pointer + "/oneOf") else { return nil }
+            for first in alternatives.indices {
+                for second in alternatives.indices where second > first {
+                    guard !areDisjoint([alternatives[first], alternatives[second]], within: .bool(true), at: pointer) else { continue }
+                    guard let both = try? merge([alternatives[first], alternatives[second]], at: pointer) else { return nil }
+                    result.append(both)
+                    guard result.count <= Self.maximumComplementSize else { return nil }
+                }
             }
             return result
         case SchemaKeywords.notValues:
@@ -120,9 +126,6 @@ extension SchemaCompiler {
             return (value.arrayValue ?? []).map { Self.typed("string", [("pattern", $0)]) }
         case SchemaKeywords.notInteger:
             return [.object([("type", .string("integer"))])]
-        case SchemaKeywords.outsideNames:
-            // Every member among the names.
-            return [Self.typed("object", [("propertyNames", .object([("enum", value)]))])]
         case SchemaKeywords.forbiddenNames:
             return (value.arrayValue ?? []).map { Self.typed("object", [("required", .array([$0]))]) }
         case "x-order":
@@ -170,27 +173,124 @@ extension SchemaCompiler {
         return result
     }
 
-    /// The objects where one listed property breaks its schema, or (with `additionalProperties:
-    /// false`) that have a member the schema does not list; `nil` with `patternProperties` or an
-    /// `additionalProperties` schema, whose complements are not built.
-    private mutating func complementOfProperties(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> [SchemaValue]? {
-        guard schema["patternProperties"] == nil else { return nil }
-        var result: [SchemaValue] = []
-        switch schema["additionalProperties"] {
-        case nil, .bool(true)?: break
-        case .bool(false)?:
-            let names = (schema["properties"]?.objectMembers ?? []).map { SchemaValue.string($0.key) }
-            result.append(Self.typed("object", [(SchemaKeywords.outsideNames, .array(names))]))
-        default: return nil
+    /// The values that match none of `schemas`: split by a discriminating member when they have
+    /// one, else the merge of one schema from each complement.
+    private mutating func complementOfAll(_ schemas: [SchemaValue], at pointer: String) throws(SchemaError) -> [SchemaValue]? {
+        if let split = try complementByDiscriminator(schemas, at: pointer) { return split }
+        var combinations: [[SchemaValue]] = [[]]
+        for (index, schema) in schemas.enumerated() {
+            guard let parts = try complement(schema, at: pointer + "/\(index)") else { return nil }
+            combinations = combinations.flatMap { prefix in parts.map { prefix + [$0] } }
+            guard combinations.count <= Self.maximumComplementSize else { return nil }
         }
-        for (name, propertySchema) in schema["properties"]?.objectMembers ?? [] {
-            guard let parts = try complement(propertySchema, at: pointer + "/properties/" + SchemaDocument.escape(name)) else { return nil }
+        var result: [SchemaValue] = []
+        for combination in combinations {
+            guard let merged = try? merge(combination, at: pointer) else { return nil }
+            result.append(merged)
+        }
+        return result
+    }
+
+    /// The objects that match none of `schemas` when each of them is an object that requires a
+    /// member of listed values, none shared between them (a discriminator, such as `type`): the
+    /// objects without that member or with another value, and for each schema, the objects with
+    /// its values that break it. Linear in the schemas, where the merge of complements multiplies.
+    /// `nil` when there is no such member, or a part cannot be built.
+    private mutating func complementByDiscriminator(_ schemas: [SchemaValue], at pointer: String) throws(SchemaError) -> [SchemaValue]? {
+        guard schemas.count > 1 else { return nil }
+        var flattened: [SchemaValue] = []
+        for schema in schemas {
+            guard let flat = try? merge([try inlined(schema, at: pointer)], at: pointer), flat.objectMembers != nil,
+                Self.typeNames(of: flat) == ["object"]
+            else { return nil }
+            flattened.append(flat)
+        }
+        let candidates = flattened[0]["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        var found: (name: String, values: [[SchemaValue]])?
+        for name in candidates where found == nil {
+            var values: [[SchemaValue]] = []
+            for flat in flattened {
+                guard flat["required"]?.arrayValue?.contains(.string(name)) == true, let member = flat["properties"]?[name],
+                    let listed = Self.listedValues(of: (try? inlined(member, at: pointer)) ?? member),
+                    !values.contains(where: { earlier in earlier.contains(where: listed.contains) })
+                else { break }
+                values.append(listed)
+            }
+            if values.count == flattened.count { found = (name, values) }
+        }
+        guard let (name, values) = found, let others = Self.complement(ofValues: values.flatMap { $0 }) else { return nil }
+        var result: [SchemaValue] = [
+            Self.otherTypes(["object"]),
+            Self.typed("object", [(SchemaKeywords.forbiddenNames, .array([.string(name)]))]),
+        ]
+        for other in others {
+            result.append(Self.typed("object", [("required", .array([.string(name)])), ("properties", .object([(name, other)]))]))
+        }
+        for (index, schema) in schemas.enumerated() {
+            guard let parts = try complement(schema, at: pointer + "/\(index)") else { return nil }
+            let cell = Self.typed("object", [("required", .array([.string(name)])), ("properties", .object([(name, .object([("enum", .array(values[index]))]))]))])
             for part in parts {
-                result.append(Self.typed("object", [("required", .array([.string(name)])), ("properties", .object([(name, part)]))]))
+                guard let merged = try? merge([cell, part], at: pointer) else { return nil }
+                result.append(merged)
             }
             guard result.count <= Self.maximumComplementSize else { return nil }
         }
         return result
+    }
+
+    /// The type names a schema's `type` gives.
+    private static func typeNames(of schema: SchemaValue) -> [String] {
+        if let name = schema["type"]?.stringValue { return [name] }
+        return schema["type"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    /// The values a schema lists (`const`, `enum`), or `nil`.
+    private static func listedValues(of schema: SchemaValue) -> [SchemaValue]? {
+        if let constant = schema["const"] { return [constant] }
+        return schema["enum"]?.arrayValue
+    }
+
+    /// The arrays where one item breaks its schema: a `prefixItems` position, or (without
+    /// `prefixItems`) any item against `items`, through `contains`. `nil` when both are given.
+    private mutating func complementOfItems(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> [SchemaValue]? {
+        let prefix = schema["prefixItems"]?.arrayValue ?? []
+        if let items = schema["items"] {
+            guard prefix.isEmpty else { return nil }
+            guard let parts = try complement(items, at: pointer + "/items") else { return nil }
+            return parts.map { Self.typed("array", [("contains", $0)]) }
+        }
+        var result: [SchemaValue] = []
+        for (position, element) in prefix.enumerated() {
+            guard let parts = try complement(element, at: pointer + "/prefixItems/\(position)") else { return nil }
+            let before = [SchemaValue](repeating: .bool(true), count: position)
+            for part in parts {
+                result.append(Self.typed("array", [("minItems", .number(String(position + 1))), ("prefixItems", .array(before + [part]))]))
+            }
+            guard result.count <= Self.maximumComplementSize else { return nil }
+        }
+        return result
+    }
+
+    /// The objects where one member breaks its schema (its `properties` entry, else
+    /// `additionalProperties`), as one set of `$guided:violating` rules; `nil` with
+    /// `patternProperties`, whose complement is not built.
+    private mutating func complementOfProperties(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> [SchemaValue]? {
+        guard schema["patternProperties"] == nil else { return nil }
+        var breakable = false
+        func rule(_ kept: SchemaValue, at pointer: String, _ compiler: inout SchemaCompiler) throws(SchemaError) -> SchemaValue? {
+            guard let broken = try compiler.complement(kept, at: pointer) else { return nil }
+            if !broken.isEmpty { breakable = true }
+            return .object([("kept", kept), ("broken", .array(broken))])
+        }
+        var members: [(key: String, value: SchemaValue)] = []
+        for (name, propertySchema) in schema["properties"]?.objectMembers ?? [] {
+            guard let member = try rule(propertySchema, at: pointer + "/properties/" + SchemaDocument.escape(name), &self) else { return nil }
+            members.append((name, member))
+        }
+        guard let others = try rule(schema["additionalProperties"] ?? .bool(true), at: pointer + "/additionalProperties", &self) else { return nil }
+        guard breakable else { return [] }
+        let rules = SchemaValue.object([("properties", .object(members)), ("others", others)])
+        return [Self.typed("object", [(SchemaKeywords.violating, .array([rules]))])]
     }
 
     /// `not`: the schema's other keywords, merged with each part of the complement.

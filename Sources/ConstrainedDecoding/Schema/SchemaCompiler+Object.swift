@@ -42,6 +42,13 @@ extension SchemaCompiler {
             // Not listed: the schema of the patterns it matches, else of additional properties.
             members.append((name, schema["additionalProperties"] ?? .bool(true), pointer + "/required", true))
         }
+        // Names that rules must be able to break are named too.
+        let violations = try violationSets(schema, at: pointer)
+        for set in violations {
+            for (name, _) in set.members where !members.contains(where: { $0.name == name }) {
+                members.append((name, schema["additionalProperties"] ?? .bool(true), pointer + "/properties/" + SchemaDocument.escape(name), false))
+            }
+        }
         var effective: [(name: String, schema: SchemaValue, pointer: String, isRequired: Bool)] = []
         for member in members {
             let allowed = !forbidden.contains(member.name) && (names?.accepts(member.name) ?? true)
@@ -84,10 +91,25 @@ extension SchemaCompiler {
         let sharesValues = lastLane > 1
         func canWrite(_ lane: Int) -> Bool { maximum.map { lane < $0 } ?? true }
 
-        // With `$guided:outside`, a flag per lane: whether a member outside those names came.
-        let outside = (schema[SchemaKeywords.outsideNames]?.arrayValue?.compactMap(\.stringValue)).map(Set.init)
-        let flags = outside == nil ? 1 : 2
+        // With `$guided:violating`, a flag per set of rules in each lane: whether a member broke one.
+        let flags = 1 << violations.count
         func index(_ lane: Int, _ flag: Int) -> Int { lane * flags + flag }
+        // The values a member may take: per set of rules, one that keeps its rule for that member,
+        // and those that break it (setting the set's flag).
+        func variants(_ value: SchemaValue, name: String?, _ compiler: SchemaCompiler) throws(SchemaError) -> [(value: SchemaValue, flag: Int)] {
+            var result: [(value: SchemaValue, flag: Int)] = [(value, 0)]
+            for (position, set) in violations.enumerated() {
+                let rule = name.flatMap { name in set.members.first { $0.name == name }?.rule } ?? set.others
+                result = result.flatMap { variant in
+                    [(Self.conjunction(variant.value, rule.kept), variant.flag)]
+                        + rule.broken.map { (Self.conjunction(variant.value, $0), variant.flag | 1 << position) }
+                }
+                guard result.count <= Self.maximumComplementSize else {
+                    throw compiler.unsupported("not", at: pointer, "the complement needs more than \(Self.maximumComplementSize) kinds of member")
+                }
+            }
+            return result
+        }
         let open = try builder.sequence([try builder.literal("{".utf8), try whitespace()])
         var lanes = [Int32?](repeating: nil, count: (lastLane + 1) * flags)
         lanes[0] = open.end
@@ -99,41 +121,33 @@ extension SchemaCompiler {
                 next[key] = created
                 return created
             }
-            let setsFlag = outside.map { !$0.contains(member.name) } ?? false
+            let writes = try variants(member.schema, name: member.name, self)
             for lane in 0...lastLane {
                 for flag in 0..<flags {
                     guard let from = lanes[index(lane, flag)] else { continue }
                     if !member.isRequired { builder.epsilon(from, try state(index(lane, flag), &self)) }
                     guard canWrite(lane) else { continue }
-                    guard let path = try memberPath(key: try quotedKey(member.name), afterComma: lane > 0, value: member.schema, at: member.pointer, shared: sharesValues)
-                    else { continue }
-                    builder.epsilon(from, path.start)
-                    builder.epsilon(path.end, try state(index(min(lane + 1, lastLane), setsFlag ? 1 : flag), &self))
+                    for write in writes {
+                        guard let path = try memberPath(key: try quotedKey(member.name), afterComma: lane > 0, value: write.value, at: member.pointer, shared: sharesValues)
+                        else { continue }
+                        builder.epsilon(from, path.start)
+                        builder.epsilon(path.end, try state(index(min(lane + 1, lastLane), flag | write.flag), &self))
+                    }
                 }
             }
             lanes = next
         }
-        // Further members, in any number, after the named ones; with `$guided:outside`, each class
-        // split into the names it shares with the list and the others, which set the flag.
-        var extraParts: [(names: CodePointAutomaton, schema: SchemaValue, pointer: String, setsFlag: Bool)] = []
+        // Further members, in any number, after the named ones.
+        var extraParts: [(names: CodePointAutomaton, schema: SchemaValue, pointer: String, flag: Int)] = []
         for extra in extraClasses {
-            guard let outside else {
-                extraParts.append((extra.names, extra.schema, extra.pointer, false))
-                continue
-            }
-            let listed = outside.sorted()
-            if let inside = try? extra.names.intersection(CodePointAutomaton.exactly(listed)), !inside.isEmpty {
-                extraParts.append((inside, extra.schema, extra.pointer, false))
-            }
-            let others = extra.names.subtractingNames(listed)
-            if !others.isEmpty { extraParts.append((others, extra.schema, extra.pointer, true)) }
+            for write in try variants(extra.schema, name: nil, self) { extraParts.append((extra.names, write.value, extra.pointer, write.flag)) }
         }
         if !extraParts.isEmpty {
             for lane in 0...lastLane where canWrite(lane) {
                 for flag in 0..<flags {
                     guard let from = lanes[index(lane, flag)] else { continue }
                     for extra in extraParts {
-                        let target = index(min(lane + 1, lastLane), extra.setsFlag ? 1 : flag)
+                        let target = index(min(lane + 1, lastLane), flag | extra.flag)
                         if lanes[target] == nil { lanes[target] = try builder.newState() }
                         guard let to = lanes[target] else { continue }
                         let key = try quotedString(extra.names)
@@ -153,6 +167,46 @@ extension SchemaCompiler {
             closes = true
         }
         return closes ? Fragment(start: open.start, end: close.end) : nil
+    }
+
+    /// A rule on member values: what keeps it, and the complement of that, which breaks it.
+    struct MemberRule {
+        var kept: SchemaValue
+        var broken: [SchemaValue]
+    }
+
+    /// One set of `$guided:violating` rules: per listed name, and for the other names.
+    struct ViolationSet {
+        var members: [(name: String, rule: MemberRule)]
+        var others: MemberRule
+    }
+
+    /// The sets of rules of `$guided:violating`, of which an object must break one each.
+    private func violationSets(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> [ViolationSet] {
+        func rule(_ value: SchemaValue?) throws(SchemaError) -> MemberRule {
+            guard let value else { return MemberRule(kept: .bool(true), broken: []) }
+            guard let kept = value["kept"], let broken = value["broken"]?.arrayValue else {
+                throw invalid(SchemaKeywords.violating, at: pointer, "each rule must have 'kept' and 'broken'")
+            }
+            return MemberRule(kept: kept, broken: broken)
+        }
+        var sets: [ViolationSet] = []
+        for value in schema[SchemaKeywords.violating]?.arrayValue ?? [] {
+            var members: [(name: String, rule: MemberRule)] = []
+            for (name, member) in value["properties"]?.objectMembers ?? [] { members.append((name, try rule(member))) }
+            sets.append(ViolationSet(members: members, others: try rule(value["others"])))
+        }
+        guard sets.count <= Self.maximumTriggers else {
+            throw unsupported("not", at: pointer, "more than \(Self.maximumTriggers) complements of objects meet here")
+        }
+        return sets
+    }
+
+    /// A schema both must match.
+    static func conjunction(_ left: SchemaValue, _ right: SchemaValue) -> SchemaValue {
+        if case .bool(true) = left { return right }
+        if case .bool(true) = right { return left }
+        return .object([("allOf", .array([left, right]))])
     }
 
     /// `,"key":value` (the comma when a member came before), or `nil` when the value can be

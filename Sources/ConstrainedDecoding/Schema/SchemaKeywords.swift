@@ -9,11 +9,14 @@ enum SchemaKeywords {
     static let notValues = "$guided:notValues"
     static let notPatterns = "$guided:notPatterns"
     static let forbiddenNames = "$guided:forbidden"
-    /// An object must have a member whose name is none of these (`$guided:outside`).
-    static let outsideNames = "$guided:outside"
+    /// Sets of member rules of which an object must break at least one each
+    /// (`$guided:violating`): `[{"properties": {name: rule}, "others": rule}]`, where a rule is
+    /// `{"kept": schema, "broken": [schemas]}` and the broken schemas are the complement of the
+    /// kept one.
+    static let violating = "$guided:violating"
     /// A number must not be an integer (`$guided:notInteger`).
     static let notInteger = "$guided:notInteger"
-    static let `internal`: Set<String> = [notValues, notPatterns, forbiddenNames, outsideNames, notInteger]
+    static let `internal`: Set<String> = [notValues, notPatterns, forbiddenNames, violating, notInteger]
 
     /// Keywords that only annotate or identify; accepted anywhere, they constrain nothing.
     static let annotations: Set<String> = [
@@ -30,7 +33,7 @@ enum SchemaKeywords {
     static let byType: [String: Set<String>] = [
         "object": [
             "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties",
-            "maxProperties", forbiddenNames, outsideNames,
+            "maxProperties", forbiddenNames, violating,
         ],
         "array": ["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"],
         "string": ["minLength", "maxLength", "pattern", "format", notValues, notPatterns],

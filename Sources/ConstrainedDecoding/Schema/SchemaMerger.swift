@@ -106,7 +106,7 @@ enum SchemaMerger {
                 })
             case "additionalProperties", "items", "propertyNames":
                 result[index].value = both(current, value)
-            case "required", SchemaKeywords.forbiddenNames, SchemaKeywords.notValues, SchemaKeywords.notPatterns:
+            case "required", SchemaKeywords.forbiddenNames, SchemaKeywords.notValues, SchemaKeywords.notPatterns, SchemaKeywords.violating:
                 let names = (current.arrayValue ?? []) + (value.arrayValue ?? []).filter { !(current.arrayValue ?? []).contains($0) }
                 result[index].value = .array(names)
             case "dependentRequired":

@@ -180,8 +180,14 @@ struct ValidationRun {
             for name in schema[SchemaKeywords.forbiddenNames]?.arrayValue?.compactMap(\.stringValue) ?? [] where names.contains(name) {
                 return fail("not", "has the member '\(name)'")
             }
-            if let listed = schema[SchemaKeywords.outsideNames]?.arrayValue?.compactMap(\.stringValue), names.allSatisfy(listed.contains) {
-                return fail("additionalProperties", "has no member outside \(listed)")
+            for rules in schema[SchemaKeywords.violating]?.arrayValue ?? [] {
+                let listed = rules["properties"]?.objectMembers ?? []
+                let breaksOne = members.contains { member in
+                    let rule = listed.last { $0.key == member.key }?.value ?? rules["others"]
+                    let kept = rule?["kept"] ?? .bool(true)
+                    return check(member.value, against: kept, schemaPointer: sub(SchemaKeywords.violating), instancePointer: at(member.key)).violation != nil
+                }
+                if !breaksOne { return fail("not", "matches the schema it must not match") }
             }
             for (trigger, needed) in schema["dependentRequired"]?.objectMembers ?? [] where names.contains(trigger) {
                 for name in needed.arrayValue?.compactMap(\.stringValue) ?? [] where !names.contains(name) {
