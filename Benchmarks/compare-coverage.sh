@@ -21,7 +21,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 corpora="${GUIDED_CORPORA:-$root/../shared/corpora}"
 work="$(mktemp -d)"
 echo "cases and records: $work" >&2
-python3 "$root/Benchmarks/scripts/make-cases.py" "$vocab" "$work/cases.jsonl" --bench "$corpora/JSONSchemaBench-dev" >&2
+"$venv/bin/python" "$root/Benchmarks/scripts/make-cases.py" "$vocab" "$work/cases.jsonl" --bench "$corpora/JSONSchemaBench-dev" >&2
 swift build -c release --product guided-bench --package-path "$root" >&2
 "$root/.build/release/guided-bench" masks --vocab "$vocab" --cases "$work/cases.jsonl" --out "$work/ours.jsonl" "$@" >&2
 for engine in xgrammar llguidance; do

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Writes the mask benchmark's cases: each a schema, an instance of it in compact JSON with the
-members in schema order, and the instance's tokens.
+members in schema order (the order in which the schemas that apply to it name them, read through
+`$ref`, `allOf`, the alternative of `anyOf`/`oneOf` it matches and `then`/`else`, required names
+that `properties` does not list after those it lists; `jsonschema`, when installed, picks the
+alternative), and the instance's tokens.
 
 usage: make-cases.py VOCAB.json OUT.jsonl [--suite DIR]
        make-cases.py VOCAB.json OUT.jsonl --bench DIR
@@ -23,6 +26,7 @@ import argparse
 import collections
 import json
 import os
+import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -42,22 +46,115 @@ def resolve(root, reference):
     return node
 
 
+def is_old_draft(root):
+    """Whether the document is draft 4, 6 or 7, where keywords beside `$ref` are ignored."""
+    return isinstance(root, dict) and any(f"draft-0{n}" in str(root.get("$schema", "")) for n in (4, 6, 7))
+
+
+def matches(value, schema, root):
+    """Whether `jsonschema` (when installed) finds the value valid for a subschema of root, its
+    references read in root; without it, every schema matches."""
+    try:
+        import jsonschema
+    except ImportError:
+        return True
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # RefResolver: references into root
+            resolver = jsonschema.RefResolver.from_schema(root if isinstance(root, dict) else {})
+            return jsonschema.validators.validator_for(root)(schema, resolver=resolver).is_valid(value)
+    except Exception:
+        return False
+
+
+class View:
+    """What the schemas that apply to a value say about its members and items, gathered in the
+    order a reader meets them: the schema's keywords in order, a `$ref`'s target where it stands,
+    each `allOf` part, the first `anyOf`/`oneOf` alternative the value matches, `then` or `else`."""
+
+    def __init__(self):
+        self.names = {}
+        self.required = []
+        self.patterns = []
+        self.additional = []
+        self.prefix = []
+        self.items = []
+
+    def gather(self, value, schema, root, depth=0):
+        if depth > 50 or not isinstance(schema, dict):
+            return
+        reference = schema.get("$ref")
+        follows = isinstance(reference, str) and reference.startswith("#")
+        if follows and is_old_draft(root):
+            return self.gather(value, resolve(root, reference), root, depth + 1)
+        for key, sub in schema.items():
+            if key == "properties" and isinstance(sub, dict):
+                for name, member in sub.items():
+                    self.names.setdefault(name, []).append(member)
+            elif key == "required" and isinstance(sub, list):
+                self.required += [name for name in sub if isinstance(name, str)]
+            elif key == "patternProperties" and isinstance(sub, dict):
+                self.patterns += list(sub.items())
+            elif key == "additionalProperties" and isinstance(sub, dict):
+                self.additional.append(sub)
+            elif key == "prefixItems" and isinstance(sub, list):
+                self.prefix.append(sub)
+            elif key == "items":
+                (self.prefix if isinstance(sub, list) else self.items).append(sub)
+            elif key == "$ref" and follows:
+                self.gather(value, resolve(root, reference), root, depth + 1)
+            elif key == "allOf" and isinstance(sub, list):
+                for part in sub:
+                    self.gather(value, part, root, depth + 1)
+            elif key in ("anyOf", "oneOf") and isinstance(sub, list):
+                chosen = next((alternative for alternative in sub if matches(value, alternative, root)), None)
+                self.gather(value, chosen, root, depth + 1)
+            elif key == "if":
+                if matches(value, sub, root):
+                    self.gather(value, sub, root, depth + 1)
+                    self.gather(value, schema.get("then"), root, depth + 1)
+                else:
+                    self.gather(value, schema.get("else"), root, depth + 1)
+
+    @staticmethod
+    def joined(schemas):
+        return schemas[0] if len(schemas) == 1 else {"allOf": schemas} if schemas else {}
+
+    def named(self):
+        """The names listed in properties, then the required names they do not list."""
+        names = list(self.names)
+        return names + [name for name in dict.fromkeys(self.required) if name not in self.names]
+
+    def member(self, name):
+        import re
+        schemas = list(self.names.get(name, []))
+        for pattern, member in self.patterns:
+            try:
+                if re.search(pattern, name):
+                    schemas.append(member)
+            except re.error:
+                pass
+        if name not in self.names and not schemas:
+            schemas = self.additional
+        return self.joined(schemas)
+
+    def item(self, index):
+        schemas = [prefix[index] for prefix in self.prefix if index < len(prefix)]
+        return self.joined(schemas or self.items)
+
+
 def ordered(value, schema, root, depth=0):
-    """The value with object members in the order the schema's properties list them."""
-    if depth > 50 or not isinstance(schema, dict):
-        schema = {}
-    if "$ref" in schema and isinstance(schema["$ref"], str) and schema["$ref"].startswith("#"):
-        return ordered(value, resolve(root, schema["$ref"]), root, depth + 1)
+    """The value with object members in the order the schemas that apply to it name them (see
+    View), members they do not name after those, as they came."""
+    if depth > 50 or isinstance(value, bool) or not isinstance(value, (dict, list)):
+        return value
+    view = View()
+    view.gather(value, schema, root)
     if isinstance(value, dict):
-        properties = schema.get("properties", {}) if isinstance(schema.get("properties"), dict) else {}
-        keys = [k for k in properties if k in value] + [k for k in value if k not in properties]
-        extra = schema.get("additionalProperties", {})
-        return {k: ordered(value[k], properties.get(k, extra if isinstance(extra, dict) else {}), root, depth + 1) for k in keys}
-    if isinstance(value, list):
-        prefix = schema.get("prefixItems", []) if isinstance(schema.get("prefixItems"), list) else []
-        items = schema.get("items", {})
-        return [ordered(v, prefix[i] if i < len(prefix) else (items if isinstance(items, dict) else {}), root, depth + 1) for i, v in enumerate(value)]
-    return value
+        named = view.named()
+        keys = [k for k in named if k in value] + [k for k in value if k not in named]
+        return {k: ordered(value[k], view.member(k), root, depth + 1) for k in keys}
+    return [ordered(v, view.item(i), root, depth + 1) for i, v in enumerate(value)]
 
 
 def canonical_number(value):

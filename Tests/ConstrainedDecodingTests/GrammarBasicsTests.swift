@@ -120,6 +120,58 @@ import Testing
         }
     }
 
+    /// Complements of objects, items and choices: an object that breaks one member's rule (a
+    /// listed property, or `additionalProperties` for the others), an array with an item that
+    /// breaks `items`, values matching none or two of a `oneOf`.
+    @Test func complementsOfMembersItemsAndChoices() throws {
+        let options = CompileOptions(extraProperties: .allow)
+        let cases: [(schema: String, valid: [String], invalid: [String])] = [
+            (#"{"not":{"properties":{"a":{"type":"string"},"b":{"maximum":3}}}}"#,
+             [#"{"a":1}"#, #"{"b":4}"#, #"{"a":"x","b":9}"#, #"{"b":5,"c":1}"#], [#"{"a":"x"}"#, #"{"b":2}"#, "{}", #"{"c":1}"#, "1"]),
+            (#"{"not":{"type":"object","additionalProperties":{"type":"boolean"},"properties":{"a":{}}}}"#,
+             [#"{"b":1}"#, #"{"a":1,"c":"x"}"#, "[]"], [#"{"a":1}"#, #"{"b":true}"#, "{}"]),
+            (#"{"not":{"items":{"type":"string"}}}"#, ["[1]", #"["a",null]"#], ["[]", #"["a","b"]"#, "{}"]),
+            (#"{"not":{"prefixItems":[{"type":"string"},{"type":"integer"}]}}"#, ["[1]", #"["a","b"]"#], ["[]", #"["a"]"#, #"["a",1,"c"]"#]),
+            (#"{"not":{"oneOf":[{"type":"integer"},{"minimum":2}]}}"#, ["3", "1.5"], ["1", "2.5", #""x""#]),
+        ]
+        for (schema, valid, invalid) in cases {
+            for document in valid { #expect(try accepts(schema, document, options: options), "\(schema) \(document)") }
+            for document in invalid { #expect(try !accepts(schema, document, options: options), "\(schema) \(document)") }
+        }
+    }
+
+    /// Overlapping `oneOf` alternatives whose rivals are told apart by a member of listed values
+    /// (their complement split by that member), or whose rival has nested rules; `contains`
+    /// without `maxContains` needs no complement of its schema.
+    @Test func overlappingChoicesOverObjectsAndContainsWithoutMaximum() throws {
+        let options = CompileOptions(extraProperties: .allow)
+        let repository = ##"{"type":"array","items":{"oneOf":[{"$ref":"#/$defs/repository"},{"type":"object","additionalProperties":{"enum":[false]},"minProperties":1,"maxProperties":1}]},"$defs":{"repository":{"type":"object","oneOf":[{"required":["type","url"],"properties":{"type":{"enum":["composer"]},"url":{"type":"string"},"options":{"type":"object"}}},{"required":["type","url"],"properties":{"type":{"enum":["vcs","git"]},"url":{"type":"string"},"branch":{"type":"string"}}}]}}}"##
+        #expect(try accepts(repository, #"[{"type":"git","url":"u","branch":"b"},{"packagist.org":false}]"#, options: options))
+        #expect(try accepts(repository, #"[{"type":"composer","url":"u"}]"#, options: options))
+        #expect(try !accepts(repository, #"[{"type":"svn","url":"u"}]"#, options: options))
+        #expect(try !accepts(repository, #"[{"packagist.org":true}]"#, options: options))
+        #expect(try !accepts(repository, #"[{"type":"git","url":"u","branch":1}]"#, options: options))
+        let contains = #"{"type":"array","contains":{"type":"object","patternProperties":{"^x-":{"type":"string"}},"required":["id"]}}"#
+        #expect(try accepts(contains, #"[1,{"id":2,"x-a":"s"}]"#, options: options))
+        #expect(try !accepts(contains, #"[1,{"id":2,"x-a":3}]"#, options: options))
+        #expect(try !accepts(contains, "[1,2]", options: options))
+    }
+
+    /// Merged schemas name their properties in the order a reader meets them: an `allOf` (or a
+    /// choice, or a condition) written before `properties` comes first.
+    @Test func mergedPropertiesKeepTheOrderOfTheSchemaText() throws {
+        let options = CompileOptions(extraProperties: .allow)
+        let partsFirst = #"{"allOf":[{"properties":{"b":{}}}],"properties":{"a":{}},"required":["a","b"]}"#
+        #expect(try accepts(partsFirst, #"{"b":1,"a":2}"#, options: options))
+        #expect(try !accepts(partsFirst, #"{"a":2,"b":1}"#, options: options))
+        let propertiesFirst = #"{"properties":{"a":{}},"oneOf":[{"properties":{"b":{"type":"integer"}},"required":["b"]},{"properties":{"c":{"type":"string"}},"required":["c"]}]}"#
+        #expect(try accepts(propertiesFirst, #"{"a":2,"b":1}"#, options: options))
+        #expect(try accepts(propertiesFirst, #"{"c":"x"}"#, options: options))
+        let choiceFirst = #"{"anyOf":[{"properties":{"kind":{"const":"k"}},"required":["kind"]}],"properties":{"a":{}},"required":["a"]}"#
+        #expect(try accepts(choiceFirst, #"{"kind":"k","a":1}"#, options: options))
+        #expect(try !accepts(choiceFirst, #"{"a":1,"kind":"k"}"#, options: options))
+    }
+
     /// Listed values are checked one by one against the rest of the schema, so keywords whose
     /// complement the compiler cannot build still narrow them.
     @Test func listedValuesCheckedAgainstEverythingElse() throws {

@@ -318,15 +318,18 @@ extension SchemaCompiler {
         }
         let then = schema["then"] ?? .bool(true)
         let elseSchema = schema["else"] ?? .bool(true)
-        return try compileUnion([[siblings, condition, then]] + otherwise.map { [siblings, $0, elseSchema] }, at: pointer)
+        let first = SchemaMerger.siblingsComeFirst(in: schema, before: ["if", "then", "else"])
+        func arranged(_ parts: [SchemaValue]) -> [SchemaValue] { first ? [siblings] + parts : parts + [siblings] }
+        return try compileUnion([arranged([condition, then])] + otherwise.map { arranged([$0, elseSchema]) }, at: pointer)
     }
 
-    /// `oneOf` whose alternatives may overlap: each alternative merged with the complements of
-    /// the others it may overlap with, so that exactly one matches.
-    mutating func compileExclusiveChoice(_ alternatives: [SchemaValue], siblings: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
+    /// `oneOf` whose alternatives may overlap: each alternative merged with its siblings (after
+    /// them when `siblingsFirst`) and with the complements of the others it may overlap with, so
+    /// that exactly one matches.
+    mutating func compileExclusiveChoice(_ alternatives: [SchemaValue], siblings: SchemaValue, siblingsFirst: Bool, at pointer: String) throws(SchemaError) -> Fragment? {
         var branches: [[SchemaValue]] = []
         for (index, alternative) in alternatives.enumerated() {
-            var combinations: [[SchemaValue]] = [[siblings, alternative]]
+            var combinations: [[SchemaValue]] = [siblingsFirst ? [siblings, alternative] : [alternative, siblings]]
             for (other, rival) in alternatives.enumerated() where other != index && !areDisjoint([alternative, rival], within: siblings, at: pointer) {
                 guard let parts = try complement(rival, at: pointer + "/oneOf/\(other)") else {
                     throw unsupported("oneOf", at: pointer, "its alternatives may overlap, and the complement of alternative \(other) cannot be built")

@@ -3,7 +3,7 @@ extension SchemaCompiler {
     /// `anyOf` and `oneOf`: the alternatives, each joined with the schema's other keywords.
     /// A `oneOf` whose alternatives may overlap is kept to the types where they cannot (when in
     /// the others every value matches two of them), or enforced through their complements
-    /// (``compileExclusiveChoice(_:siblings:at:)``), or refused.
+    /// (``compileExclusiveChoice(_:siblings:siblingsFirst:at:)``), or refused.
     mutating func compileChoice(_ keyword: String, _ choices: SchemaValue, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         guard case .array(let alternatives) = choices, !alternatives.isEmpty else {
             throw invalid(keyword, at: pointer, "must be a non-empty array of schemas")
@@ -12,6 +12,7 @@ extension SchemaCompiler {
         // that form took from an older draft would be annotations).
         var constraints = (schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) }
         var siblings = SchemaValue.object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
+        let siblingsFirst = SchemaMerger.siblingsComeFirst(in: schema, before: [keyword])
         if keyword == "oneOf", !areDisjoint(alternatives, within: siblings, at: pointer) {
             if let families = familiesOfExclusiveChoice(alternatives, within: siblings, at: pointer) {
                 // Only the types where the alternatives cannot meet are left: a union there.
@@ -20,7 +21,7 @@ extension SchemaCompiler {
                 siblings = .object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
             } else {
                 do {
-                    return try compileExclusiveChoice(alternatives, siblings: siblings, at: pointer)
+                    return try compileExclusiveChoice(alternatives, siblings: siblings, siblingsFirst: siblingsFirst, at: pointer)
                 } catch {
                     guard options.isLenient, case .unsupported(keyword: "oneOf", _, let reason) = error else { throw error }
                     try refuse("oneOf", at: pointer, reason)
@@ -30,7 +31,7 @@ extension SchemaCompiler {
         var fragments: [Fragment] = []
         for (index, alternative) in alternatives.enumerated() {
             let branchPointer = pointer + "/\(keyword)/\(index)"
-            let branch = constraints.isEmpty ? alternative : try merge([siblings, alternative], at: branchPointer)
+            let branch = constraints.isEmpty ? alternative : try merge([siblings, alternative], at: branchPointer, siblingsLast: !siblingsFirst)
             if let fragment = try compile(branch, at: branchPointer) { fragments.append(fragment) }
         }
         return fragments.isEmpty ? nil : try builder.alternation(fragments)

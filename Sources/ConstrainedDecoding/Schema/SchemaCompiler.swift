@@ -184,7 +184,8 @@ struct SchemaCompiler {
                 throw invalid("allOf", at: pointer, "must be a non-empty array of schemas")
             }
             let base = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "allOf" })
-            return try compile(try merge([base] + parts, at: pointer), at: pointer)
+            let merged = try merge([base] + parts, at: pointer, siblingsLast: !SchemaMerger.siblingsComeFirst(in: schema, before: ["allOf"]))
+            return try compile(merged, at: pointer)
         }
         if let negated = schema["not"] { return try compileNegation(negated, schema, at: pointer) }
         if schema["if"] != nil || schema["then"] != nil || schema["else"] != nil { return try compileCondition(schema, at: pointer) }
@@ -266,7 +267,8 @@ struct SchemaCompiler {
         if document.base(at: target) != baseURI { resolved = absolutized(resolved, base: document.base(at: target)) }
         resolved = try inlined(resolved, at: target)
         let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "$ref" })
-        return try SchemaMerger.merge([siblings, resolved], at: pointer)
+        let first = SchemaMerger.siblingsComeFirst(in: schema, before: ["$ref"])
+        return try SchemaMerger.merge(first ? [siblings, resolved] : [resolved, siblings], at: pointer)
     }
 
     /// The schema with every `$ref` in it made absolute, and its identifiers dropped.
@@ -296,8 +298,9 @@ struct SchemaCompiler {
     }
 
     /// The merge of schemas (an `allOf`, a choice and its siblings), each brought to the 2020-12
-    /// form with its references inlined, and nested `allOf`s flattened.
-    mutating func merge(_ parts: [SchemaValue], at pointer: String) throws(SchemaError) -> SchemaValue {
+    /// form with its references inlined, and nested `allOf`s flattened. With `siblingsLast`, the
+    /// first part (the siblings of the others) is merged after them.
+    mutating func merge(_ parts: [SchemaValue], at pointer: String, siblingsLast: Bool = false) throws(SchemaError) -> SchemaValue {
         // One part with constraints needs no merge: kept as it is, a `$ref` stays a call.
         let constraining = parts.filter { part in
             if case .bool(true) = part { return false }
@@ -311,11 +314,15 @@ struct SchemaCompiler {
                 prepared.append(part)
                 return
             }
-            prepared.append(.object((part.objectMembers ?? []).filter { $0.key != "allOf" }))
+            let siblings = SchemaValue.object((part.objectMembers ?? []).filter { $0.key != "allOf" })
+            let first = SchemaMerger.siblingsComeFirst(in: part, before: ["allOf"])
+            if first { prepared.append(siblings) }
             for (index, element) in nested.enumerated() { try add(element, at: partPointer + "/allOf/\(index)", &compiler) }
+            if !first { prepared.append(siblings) }
         }
-        for (index, part) in parts.enumerated() {
-            try add(part, at: index == 0 ? pointer : pointer + "/allOf/\(index - 1)", &self)
+        let order = siblingsLast ? Array(parts.indices.dropFirst()) + [0] : Array(parts.indices)
+        for index in order {
+            try add(parts[index], at: index == 0 ? pointer : pointer + "/allOf/\(index - 1)", &self)
         }
         return try SchemaMerger.merge(prepared, at: pointer)
     }

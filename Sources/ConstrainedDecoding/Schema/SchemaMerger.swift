@@ -21,7 +21,9 @@ enum SchemaMerger {
             case .object(let members):
                 if let nested = schema["allOf"] {
                     guard case .array(let parts) = nested else { throw refuse("a nested allOf must be an array") }
-                    let flattened = try merge([.object(members.filter { $0.key != "allOf" })] + parts, at: pointer)
+                    let siblings = SchemaValue.object(members.filter { $0.key != "allOf" })
+                    let ordered = siblingsComeFirst(in: schema, before: ["allOf"]) ? [siblings] + parts : parts + [siblings]
+                    let flattened = try merge(ordered, at: pointer)
                     if case .bool(false) = flattened { return .bool(false) }
                     objects.append(flattened.objectMembers ?? [])
                 } else {
@@ -170,9 +172,22 @@ enum SchemaMerger {
             result.append(("allOf", .array([.object([("anyOf", result[index].value)]), .object([("anyOf", choice)])])))
             result.remove(at: index)
         } else {
-            result.append(("anyOf", choice))
+            // Where the condition stood (see siblingsComeFirst(in:before:)).
+            result.insert(("anyOf", choice), at: members.prefix { !keys.contains($0.key) }.count)
         }
         return result
+    }
+
+    /// Whether a schema's other keywords come before what stands at `keywords` (an `allOf`, a
+    /// `$ref`, a choice, a condition) when they are merged: unless its `properties` come after
+    /// those keywords. Merged in that order, the properties keep the order in which a reader of
+    /// the schema meets them.
+    static func siblingsComeFirst(in schema: SchemaValue, before keywords: Set<String>) -> Bool {
+        let members = schema.objectMembers ?? []
+        guard let properties = members.firstIndex(where: { $0.key == "properties" }),
+            let keyword = members.firstIndex(where: { keywords.contains($0.key) })
+        else { return true }
+        return properties < keyword
     }
 
     /// A schema that both must match, compiled (and merged) when it is reached.
