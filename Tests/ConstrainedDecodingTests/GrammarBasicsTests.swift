@@ -225,6 +225,13 @@ import Testing
         let unanchored = #"{"type":"string","pattern":"b+"}"#
         #expect(try accepts(unanchored, #""abbc""#))
         #expect(try !accepts(unanchored, #""ac""#))
+        // Anchors inside groups at the ends of alternatives, spread out: empty, or words.
+        let grouped = #"{"type":"string","pattern":"^$|(^(?:\\S+\\s+){0,3}\\S+$)|(x$)"}"#
+        for text in [#""""#, #""one two""#, #""a b c d""#, #""  zx""#] { #expect(try accepts(grouped, text), "\(text)") }
+        for text in [#"" a""#, #""a b c d e""#, #""a ""#] { #expect(try !accepts(grouped, text), "\(text)") }
+        #expect(throws: SchemaError.self) { try accepts(#"{"type":"string","pattern":"a^b"}"#, #""ab""#) }
+        #expect(throws: SchemaError.self) { try accepts(#"{"type":"string","pattern":"(^a)+"}"#, #""a""#) }
+        #expect(try accepts(#"{"type":"string","pattern":"^[\\w\\_]+$"}"#, #""a_b""#))
         let lengths = #"{"type":"string","minLength":2,"maxLength":3}"#
         #expect(try accepts(lengths, #""é😀""#))
         #expect(try accepts(lengths, #""a\nb""#))

@@ -7,7 +7,7 @@ struct CodePointAutomaton {
     var start: Int
 
     /// The largest automaton built for one string.
-    static let stateBudget = 20_000
+    static let stateBudget = 60_000
 
     /// The automaton of `node`, limited to lengths in `minimumLength...maximumLength` (in scalars).
     init(_ node: RegexNode, minimumLength: Int = 0, maximumLength: Int? = nil) throws(RegexError) {
@@ -133,6 +133,8 @@ private struct ScalarNFA {
         case .empty:
             let state = try newState()
             return (state, state)
+        case .startAnchor, .endAnchor:
+            throw RegexError(reason: "an anchor inside the pattern is not supported")
         case .set(let set):
             let start = try newState()
             let end = try newState()

@@ -6,4 +6,8 @@ indirect enum RegexNode: Sendable {
     case alternation([RegexNode])
     /// `node{minimum,maximum}`; `maximum` `nil` for unbounded.
     case repetition(RegexNode, minimum: Int, maximum: Int?)
+    /// `^` and `$` while a pattern is parsed: ``RegexParser`` resolves them into the anchoring
+    /// of its top-level alternatives, and no built language has them.
+    case startAnchor
+    case endAnchor
 }

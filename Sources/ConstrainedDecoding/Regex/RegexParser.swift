@@ -2,13 +2,12 @@
 /// escapes (`\d \w \s \D \W \S \t \n \r \f \v \0 \xHH \uHHHH \u{H…}` and escaped
 /// metacharacters), classes with ranges and negation, `.`, groups (capturing, `(?:…)`, named),
 /// alternation, the quantifiers `* + ? {n} {n,} {n,m}` (lazy forms mean the same language), and
-/// `^`/`$` at the ends of the top-level alternatives. Lookarounds, backreferences, word
+/// `^`/`$` at the ends of the alternatives, groups that hold them spread out. Lookarounds, backreferences, word
 /// boundaries, possessive quantifiers, Unicode properties and inline flags are refused: they
 /// cannot be enforced exactly by an automaton here.
 struct RegexParser {
     private let scalars: [UInt32]
     private var position = 0
-    private var groupDepth = 0
 
     /// The largest count a quantifier may give.
     static let maximumRepetition = 1000
@@ -51,18 +50,78 @@ struct RegexParser {
         RegexError(reason: "\(reason) (at character \(position + 1))")
     }
 
+    /// The most alternatives that spreading anchored groups out may give.
+    static let maximumAnchoredAlternatives = 64
+
+    /// The pattern as alternatives, each anchored at its start, its end, both or neither: a
+    /// group that holds anchors is spread out into the alternatives around it (`^$|(^a+$)` is
+    /// `^$` or `^a+$`). An anchor elsewhere than at an end of an alternative is refused.
     private mutating func topLevel() throws(RegexError) -> [(node: RegexNode, anchoredStart: Bool, anchoredEnd: Bool)] {
-        var alternatives: [(RegexNode, Bool, Bool)] = []
-        repeat {
-            let anchoredStart = take("^")
-            let node = try sequence()
-            let anchoredEnd = take("$")
-            guard current == nil || peek("|") else {
-                throw fail(peek("$") || peek("^") ? "an anchor inside the pattern is not supported" : "unexpected '\(Character(Unicode.Scalar(current ?? 0) ?? " "))'")
+        let node = try alternation()
+        guard current == nil else { throw fail("unexpected '\(Character(Unicode.Scalar(current ?? 0) ?? " "))'") }
+        var alternatives: [(node: RegexNode, anchoredStart: Bool, anchoredEnd: Bool)] = []
+        for var items in try spread(node) {
+            var anchoredStart = false
+            var anchoredEnd = false
+            while let first = items.first, Self.isStartOrEmpty(first) {
+                if case .startAnchor = first { anchoredStart = true }
+                items.removeFirst()
             }
-            alternatives.append((node, anchoredStart, anchoredEnd))
-        } while take("|")
+            while let last = items.last, Self.isEndOrEmpty(last) {
+                if case .endAnchor = last { anchoredEnd = true }
+                items.removeLast()
+            }
+            guard !items.contains(where: Self.containsAnchor) else { throw RegexError(reason: "an anchor inside the pattern is not supported") }
+            alternatives.append((items.count == 1 ? items[0] : items.isEmpty ? .empty : .sequence(items), anchoredStart, anchoredEnd))
+        }
         return alternatives
+    }
+
+    private static func isStartOrEmpty(_ node: RegexNode) -> Bool {
+        switch node {
+        case .startAnchor, .empty: true
+        default: false
+        }
+    }
+
+    private static func isEndOrEmpty(_ node: RegexNode) -> Bool {
+        switch node {
+        case .endAnchor, .empty: true
+        default: false
+        }
+    }
+
+    private static func containsAnchor(_ node: RegexNode) -> Bool {
+        switch node {
+        case .startAnchor, .endAnchor: true
+        case .empty, .set: false
+        case .sequence(let items), .alternation(let items): items.contains(where: containsAnchor)
+        case .repetition(let inner, _, _): containsAnchor(inner)
+        }
+    }
+
+    /// The node as a choice of flat sequences, alternations that hold anchors spread out.
+    private func spread(_ node: RegexNode) throws(RegexError) -> [[RegexNode]] {
+        guard Self.containsAnchor(node) else { return [[node]] }
+        switch node {
+        case .sequence(let items):
+            var result: [[RegexNode]] = [[]]
+            for item in items {
+                let parts = try spread(item)
+                result = result.flatMap { prefix in parts.map { prefix + $0 } }
+                guard result.count <= Self.maximumAnchoredAlternatives else { throw RegexError(reason: "anchors in too many alternatives") }
+            }
+            return result
+        case .alternation(let alternatives):
+            var result: [[RegexNode]] = []
+            for alternative in alternatives { result += try spread(alternative) }
+            guard result.count <= Self.maximumAnchoredAlternatives else { throw RegexError(reason: "anchors in too many alternatives") }
+            return result
+        case .repetition:
+            throw RegexError(reason: "an anchor inside a repetition is not supported")
+        default:
+            return [[node]]
+        }
     }
 
     private mutating func alternation() throws(RegexError) -> RegexNode {
@@ -74,7 +133,6 @@ struct RegexParser {
     private mutating func sequence() throws(RegexError) -> RegexNode {
         var items: [RegexNode] = []
         while let scalar = current, scalar != 0x7C, scalar != 0x29 {  // '|' ')'
-            if scalar == 0x24, groupDepth == 0, position == scalars.count - 1 || scalars[position + 1] == 0x7C { break }  // '$' at an end
             let atom = try self.atom()
             items.append(try quantified(atom))
         }
@@ -151,15 +209,14 @@ struct RegexParser {
                     throw fail("inline flags and special groups are not supported")
                 }
             }
-            groupDepth += 1
             let inner = try alternation()
-            groupDepth -= 1
             guard take(")") else { throw fail("an unclosed group") }
             return inner
         case 0x5B: return .set(try characterClass())  // '['
         case 0x2E: return .set(CodePointSet.all.subtracting(Self.lineTerminators))  // '.'
         case 0x5C: return try escape(inClass: false).map(RegexNode.set) ?? .empty  // '\'
-        case 0x5E, 0x24: throw fail("an anchor inside the pattern is not supported")
+        case 0x5E: return .startAnchor
+        case 0x24: return .endAnchor
         case 0x2A, 0x2B, 0x3F: throw fail("a quantifier with nothing to repeat")
         case 0x29: throw fail("an unopened group")
         default: return .set(CodePointSet(scalar))
@@ -215,7 +272,8 @@ struct RegexParser {
         case "c": throw fail("control escapes are not supported")
         default:
             // An escaped punctuation character stands for itself.
-            guard scalar < 0x80, !(Self.word.contains(scalar)) else { throw fail("an unknown escape \\\(Character(Unicode.Scalar(scalar) ?? " "))") }
+            // So does `\_`, which ECMA-262 reads as `_` outside Unicode mode, as validators do.
+            guard scalar < 0x80, scalar == 0x5F || !(Self.word.contains(scalar)) else { throw fail("an unknown escape \\\(Character(Unicode.Scalar(scalar) ?? " "))") }
             return CodePointSet(scalar)
         }
     }

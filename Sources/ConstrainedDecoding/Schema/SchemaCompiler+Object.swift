@@ -7,6 +7,10 @@ extension SchemaCompiler {
     /// have (each doubles the object's automaton), and the most patterns that may overlap.
     static let maximumTriggers = 4
     static let maximumOverlappingPatterns = 3
+    /// The most sets of rules an object must break (each doubles its lanes), and the most
+    /// kinds of value a member may take across them.
+    static let maximumViolationSets = 6
+    static let maximumMemberVariants = 256
     /// The largest member count that `minProperties`/`maxProperties` may make the automaton count to.
     static let maximumCountedProperties = 24
 
@@ -104,8 +108,8 @@ extension SchemaCompiler {
                     [(Self.conjunction(variant.value, rule.kept), variant.flag)]
                         + rule.broken.map { (Self.conjunction(variant.value, $0), variant.flag | 1 << position) }
                 }
-                guard result.count <= Self.maximumComplementSize else {
-                    throw compiler.unsupported("not", at: pointer, "the complement needs more than \(Self.maximumComplementSize) kinds of member")
+                guard result.count <= Self.maximumMemberVariants else {
+                    throw compiler.unsupported("not", at: pointer, "the complement needs more than \(Self.maximumMemberVariants) kinds of member")
                 }
             }
             return result
@@ -196,8 +200,8 @@ extension SchemaCompiler {
             for (name, member) in value["properties"]?.objectMembers ?? [] { members.append((name, try rule(member))) }
             sets.append(ViolationSet(members: members, others: try rule(value["others"])))
         }
-        guard sets.count <= Self.maximumTriggers else {
-            throw unsupported("not", at: pointer, "more than \(Self.maximumTriggers) complements of objects meet here")
+        guard sets.count <= Self.maximumViolationSets else {
+            throw unsupported("not", at: pointer, "more than \(Self.maximumViolationSets) complements of objects meet here")
         }
         return sets
     }
