@@ -169,9 +169,16 @@ extension SchemaCompiler {
             throw unsupported("contains", at: pointer, "counting items and matches needs more than \(Self.maximumContainsLanes) lanes")
         }
         // An item that matches, and the kinds of item that do not.
-        let matching = try merge([items, contains], at: containsPointer)
+        let matching: SchemaValue
         var missing: [SchemaValue] = []
-        for other in others { missing.append(try merge([items, other], at: containsPointer)) }
+        do {
+            matching = try merge([items, contains], at: containsPointer)
+            for other in others { missing.append(try merge([items, other], at: containsPointer)) }
+        } catch {
+            guard case .unsupported(_, _, let reason) = error else { throw error }
+            try refuse("contains", at: pointer, "its schema cannot be merged with the items': \(reason)")
+            return try compile(.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) }), at: pointer)
+        }
         func call(_ item: SchemaValue, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment {
             try compiler.builder.call(compiler.definition(containsPointer, schema: item, key: containsPointer + "#" + item.json))
         }
