@@ -133,6 +133,11 @@ import Testing
             (#"{"not":{"items":{"type":"string"}}}"#, ["[1]", #"["a",null]"#], ["[]", #"["a","b"]"#, "{}"]),
             (#"{"not":{"prefixItems":[{"type":"string"},{"type":"integer"}]}}"#, ["[1]", #"["a","b"]"#], ["[]", #"["a"]"#, #"["a",1,"c"]"#]),
             (#"{"not":{"oneOf":[{"type":"integer"},{"minimum":2}]}}"#, ["3", "1.5"], ["1", "2.5", #""x""#]),
+            (#"{"not":{"dependentRequired":{"a":["b"]}}}"#, [#"{"a":1}"#], [#"{"a":1,"b":2}"#, "{}", #"{"b":1}"#]),
+            (#"{"not":{"dependentSchemas":{"a":{"required":["c"]}}}}"#, [#"{"a":1}"#], [#"{"a":1,"c":2}"#, "{}"]),
+            // References inside an allOf that a reference names are followed too.
+            (##"{"not":{"$ref":"#/$defs/s"},"$defs":{"s":{"allOf":[{"$ref":"#/$defs/c"},{"required":["r"]}]},"c":{"required":["id"]}}}"##,
+             [#"{"id":1}"#, #"{"r":1}"#], [#"{"id":1,"r":2}"#]),
         ]
         for (schema, valid, invalid) in cases {
             for document in valid { #expect(try accepts(schema, document, options: options), "\(schema) \(document)") }

@@ -7,7 +7,8 @@
 /// opposite bounds on their own type (a keyword holds for every value of the types it does not
 /// apply to, so no other type is in its complement); `pattern` the strings that do not match;
 /// `required` an object missing one name; `properties` an object where one listed property
-/// breaks its schema; `anyOf` the merge of its alternatives' complements; `not` its schema.
+/// breaks its schema; `anyOf` the merge of its alternatives' complements; `not` its schema;
+/// `dependentRequired`/`dependentSchemas` an object with a trigger whose demand it breaks.
 extension SchemaCompiler {
     /// The most schemas a complement may be made of.
     static let maximumComplementSize = 64
@@ -105,6 +106,28 @@ extension SchemaCompiler {
             return names.map { Self.typed("object", [(SchemaKeywords.forbiddenNames, .array([$0]))]) }
         case "not":
             return [value]
+        case "dependentRequired":
+            // A trigger present and one of the names it needs absent.
+            var result: [SchemaValue] = []
+            for (trigger, names) in value.objectMembers ?? [] {
+                for name in names.arrayValue ?? [] {
+                    result.append(Self.typed("object", [("required", .array([.string(trigger)])), (SchemaKeywords.forbiddenNames, .array([name]))]))
+                }
+            }
+            return result
+        case "dependentSchemas":
+            // A trigger present and its schema broken.
+            var result: [SchemaValue] = []
+            for (trigger, dependent) in value.objectMembers ?? [] {
+                guard let parts = try complement(dependent, at: pointer + "/dependentSchemas/" + SchemaDocument.escape(trigger)) else { return nil }
+                let present = Self.typed("object", [("required", .array([.string(trigger)]))])
+                for part in parts {
+                    guard let merged = try? merge([present, part], at: pointer) else { return nil }
+                    result.append(merged)
+                }
+                guard result.count <= Self.maximumComplementSize else { return nil }
+            }
+            return result
         case "anyOf":
             return try complementOfAll(value.arrayValue ?? [], at: pointer + "/anyOf")
         case "oneOf":

@@ -1,7 +1,8 @@
 /// Objects: named properties in schema order, then further members (`patternProperties`,
 /// `additionalProperties`), names limited by `propertyNames`, counts by `minProperties` and
-/// `maxProperties`, and `dependentRequired`/`dependentSchemas` by splitting on which trigger
-/// properties are present.
+/// `maxProperties`, `dependentRequired`/`dependentSchemas` by splitting on which trigger
+/// properties are present, and the rules of complements (`$guided:violating`) by a flag per set
+/// of rules that a member broke.
 extension SchemaCompiler {
     /// The most trigger properties of `dependentRequired` and `dependentSchemas` an object may
     /// have (each doubles the object's automaton), and the most patterns that may overlap.
@@ -105,8 +106,8 @@ extension SchemaCompiler {
             for (position, set) in violations.enumerated() {
                 let rule = name.flatMap { name in set.members.first { $0.name == name }?.rule } ?? set.others
                 result = result.flatMap { variant in
-                    [(Self.conjunction(variant.value, rule.kept), variant.flag)]
-                        + rule.broken.map { (Self.conjunction(variant.value, $0), variant.flag | 1 << position) }
+                    [(SchemaMerger.both(variant.value, rule.kept), variant.flag)]
+                        + rule.broken.map { (SchemaMerger.both(variant.value, $0), variant.flag | 1 << position) }
                 }
                 guard result.count <= Self.maximumMemberVariants else {
                     throw compiler.unsupported("not", at: pointer, "the complement needs more than \(Self.maximumMemberVariants) kinds of member")
@@ -204,13 +205,6 @@ extension SchemaCompiler {
             throw unsupported("not", at: pointer, "more than \(Self.maximumViolationSets) complements of objects meet here")
         }
         return sets
-    }
-
-    /// A schema both must match.
-    static func conjunction(_ left: SchemaValue, _ right: SchemaValue) -> SchemaValue {
-        if case .bool(true) = left { return right }
-        if case .bool(true) = right { return left }
-        return .object([("allOf", .array([left, right]))])
     }
 
     /// `,"key":value` (the comma when a member came before), or `nil` when the value can be

@@ -254,7 +254,13 @@ struct SchemaCompiler {
     /// A schema with its `$ref` replaced by the schema it names, merged with the keywords beside
     /// it (which apply from 2019-09 on), so that it can be merged with other schemas.
     mutating func inlined(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> SchemaValue {
-        let schema = try normalized(schema, at: pointer)
+        var schema = try normalized(schema, at: pointer)
+        if case .array(let parts)? = schema["allOf"], let members = schema.objectMembers {
+            // Its parts inlined too, so that a merge that flattens them sees their keywords.
+            var inlinedParts: [SchemaValue] = []
+            for (index, part) in parts.enumerated() { inlinedParts.append(try inlined(part, at: pointer + "/allOf/\(index)")) }
+            schema = .object(members.map { $0.key == "allOf" ? ("allOf", .array(inlinedParts)) : $0 })
+        }
         guard let reference = schema["$ref"] else { return schema }
         let target = try referenceTarget(reference, at: pointer)
         guard inliningDepth < 16 else {

@@ -191,7 +191,7 @@ enum SchemaMerger {
     }
 
     /// A schema that both must match, compiled (and merged) when it is reached.
-    private static func both(_ left: SchemaValue, _ right: SchemaValue) -> SchemaValue {
+    static func both(_ left: SchemaValue, _ right: SchemaValue) -> SchemaValue {
         if case .bool(true) = left { return right }
         if case .bool(true) = right { return left }
         if case .bool(false) = left { return left }
