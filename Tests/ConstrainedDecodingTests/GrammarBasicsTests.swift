@@ -86,6 +86,12 @@ import Testing
         #expect(try accepts(discriminated, #"{"kind":"PRIMARY","email":"a"}"#, options: options))
         #expect(try accepts(discriminated, #"{"kind":"SECONDARY","email":"a"}"#, options: options))
         #expect(try !accepts(discriminated, #"{"kind":"OTHER","email":"a"}"#, options: options))
+        // A discriminator that the schema beside the choice requires.
+        let contextRequired = ##"{"type":"object","required":["type"],"allOf":[{"oneOf":[{"properties":{"type":{"enum":["a"]},"n":{"$ref":"#/$defs/g"}}},{"properties":{"type":{"enum":["b"]},"n":{"$ref":"#/$defs/g"}}}]}],"$defs":{"g":{"type":"object","properties":{"n":{"$ref":"#/$defs/g"}}}}}"##
+        #expect(try accepts(contextRequired, #"{"type":"a"}"#, options: options))
+        #expect(try accepts(contextRequired, #"{"type":"b","n":{}}"#, options: options))
+        #expect(try !accepts(contextRequired, #"{"type":"c"}"#, options: options))
+        #expect(try !accepts(contextRequired, "{}", options: options))
         let counted = ##"{"type":"array","oneOf":[{"maxItems":0},{"minItems":1,"items":{"$ref":"#/$defs/g"}}],"$defs":{"g":{"type":"object","properties":{"n":{"$ref":"#/$defs/g"}}}}}"##
         #expect(try accepts(counted, "[]", options: options))
         #expect(try accepts(counted, "[{}]", options: options))

@@ -14,13 +14,20 @@ extension SchemaCompiler {
     /// keywords beside a `oneOf`), read with references followed.
     mutating func areDisjoint(_ schemas: [SchemaValue], within context: SchemaValue, at pointer: String) -> Bool {
         let resolved = schemas.map { resolvedForComparison($0, at: pointer) }
-        let families = Self.families(resolvedForComparison(context, at: pointer))
+        let resolvedContext = resolvedForComparison(context, at: pointer)
+        let families = Self.families(resolvedContext)
+        let present = Self.requiredNames(resolvedContext)
         for first in resolved.indices {
             for second in resolved.indices where second > first {
-                if !areDisjoint(resolved[first], resolved[second], within: families, at: pointer, depth: 0) { return false }
+                if !areDisjoint(resolved[first], resolved[second], within: families, present: present, at: pointer, depth: 0) { return false }
             }
         }
         return true
+    }
+
+    /// The names a schema requires.
+    private static func requiredNames(_ schema: SchemaValue) -> [String] {
+        schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
     /// For a `oneOf` whose alternatives overlap only in whole types: the families in which no
@@ -30,13 +37,15 @@ extension SchemaCompiler {
     /// `nil` when some family is neither.
     mutating func familiesOfExclusiveChoice(_ alternatives: [SchemaValue], within context: SchemaValue, at pointer: String) -> [String]? {
         let resolved = alternatives.map { resolvedForComparison($0, at: pointer) }
-        let allowed = Self.families(resolvedForComparison(context, at: pointer)) ?? Self.allFamilies
+        let resolvedContext = resolvedForComparison(context, at: pointer)
+        let allowed = Self.families(resolvedContext) ?? Self.allFamilies
+        let present = Self.requiredNames(resolvedContext)
         var kept: [String] = []
         for family in SchemaKeywords.types where allowed.contains(family) {
             var disjoint = true
             for first in resolved.indices where disjoint {
                 for second in resolved.indices where second > first && disjoint {
-                    disjoint = areDisjoint(resolved[first], resolved[second], within: [family], at: pointer, depth: 0)
+                    disjoint = areDisjoint(resolved[first], resolved[second], within: [family], present: present, at: pointer, depth: 0)
                 }
             }
             if disjoint {
@@ -76,7 +85,10 @@ extension SchemaCompiler {
 
     /// Whether no value of the families `context` (all when `nil`) matches both: their listed
     /// values do not meet, or in every family both allow, the counts or members rule it out.
-    private mutating func areDisjoint(_ left: SchemaValue, _ right: SchemaValue, within context: Set<String>?, at pointer: String, depth: Int) -> Bool {
+    /// `present`: member names every value has (the context requires them).
+    private mutating func areDisjoint(
+        _ left: SchemaValue, _ right: SchemaValue, within context: Set<String>?, present: [String] = [], at pointer: String, depth: Int
+    ) -> Bool {
         if case .bool(false) = left { return true }
         if case .bool(false) = right { return true }
         if let leftValues = Self.literals(left), let rightValues = Self.literals(right) {
@@ -90,19 +102,19 @@ extension SchemaCompiler {
             case "array" where Self.rangesAreDisjoint("minItems", "maxItems", left, right): continue
             case "string" where Self.rangesAreDisjoint("minLength", "maxLength", left, right): continue
             case "object" where Self.rangesAreDisjoint("minProperties", "maxProperties", left, right): continue
-            case "object" where depth < Self.disjointnessDepth && membersAreDisjoint(left, right, at: pointer, depth: depth): continue
+            case "object" where depth < Self.disjointnessDepth && membersAreDisjoint(left, right, present: present, at: pointer, depth: depth): continue
             default: return false
             }
         }
         return true
     }
 
-    /// Whether a member that one of them requires cannot have a value both allow (a
-    /// discriminator, or a member one requires and the other forbids).
-    private mutating func membersAreDisjoint(_ left: SchemaValue, _ right: SchemaValue, at pointer: String, depth: Int) -> Bool {
-        var names: [String] = []
+    /// Whether a member that one of them (or the context, `present`) requires cannot have a value
+    /// both allow (a discriminator, or a member one requires and the other forbids).
+    private mutating func membersAreDisjoint(_ left: SchemaValue, _ right: SchemaValue, present: [String], at pointer: String, depth: Int) -> Bool {
+        var names = present
         for schema in [left, right] {
-            for name in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where !names.contains(name) { names.append(name) }
+            for name in Self.requiredNames(schema) where !names.contains(name) { names.append(name) }
         }
         for name in names {
             guard let leftMember = Self.memberSchema(name, in: left), let rightMember = Self.memberSchema(name, in: right) else { continue }
