@@ -2,9 +2,9 @@
 /// escapes (`\d \w \s \D \W \S \t \n \r \f \v \0 \xHH \uHHHH \u{H…}` and escaped
 /// metacharacters), classes with ranges and negation, `.`, groups (capturing, `(?:…)`, named),
 /// alternation, the quantifiers `* + ? {n} {n,} {n,m}` (lazy forms mean the same language), and
-/// `^`/`$` at the ends of the alternatives, groups that hold them spread out. Lookarounds, backreferences, word
-/// boundaries, possessive quantifiers, Unicode properties and inline flags are refused: they
-/// cannot be enforced exactly by an automaton here.
+/// `^`/`$` at the ends of the alternatives, groups that hold them spread out. Lookarounds,
+/// backreferences, word boundaries, possessive quantifiers, Unicode properties and inline flags
+/// are refused: they cannot be enforced exactly by an automaton here.
 struct RegexParser {
     private let scalars: [UInt32]
     private var position = 0

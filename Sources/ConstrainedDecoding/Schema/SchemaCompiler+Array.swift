@@ -148,16 +148,18 @@ extension SchemaCompiler {
     /// in lanes.
     private mutating func compileContains(_ contains: SchemaValue, minimumMatches: Int, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         let containsPointer = pointer + "/contains"
+        // What is left when `contains` is refused (and dropped, when lenient).
+        let withoutContains = SchemaValue.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) })
         guard schema["prefixItems"] == nil else {
             try refuse("contains", at: pointer, "contains beside prefixItems is not supported")
-            return try compile(.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) }), at: pointer)
+            return try compile(withoutContains, at: pointer)
         }
         // Without a maximum, an item that matches may be counted as one that need not: "at least"
         // needs no complement.
         let complementOfContains: [SchemaValue]? = schema["maxContains"] == nil ? [.bool(true)] : try complement(contains, at: containsPointer)
         guard let others = complementOfContains else {
             try refuse("contains", at: pointer, "the complement of its schema cannot be built")
-            return try compile(.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) }), at: pointer)
+            return try compile(withoutContains, at: pointer)
         }
         let items = schema["items"] ?? .bool(true)
         let minimumItems = try count("minItems", of: schema, at: pointer) ?? 0
@@ -177,7 +179,7 @@ extension SchemaCompiler {
         } catch {
             guard case .unsupported(_, _, let reason) = error else { throw error }
             try refuse("contains", at: pointer, "its schema cannot be merged with the items': \(reason)")
-            return try compile(.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) }), at: pointer)
+            return try compile(withoutContains, at: pointer)
         }
         func call(_ item: SchemaValue, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment {
             try compiler.builder.call(compiler.definition(containsPointer, schema: item, key: containsPointer + "#" + item.json))

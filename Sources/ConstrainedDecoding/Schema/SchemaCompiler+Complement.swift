@@ -224,7 +224,7 @@ extension SchemaCompiler {
         var flattened: [SchemaValue] = []
         for schema in schemas {
             guard let flat = try? merge([try inlined(schema, at: pointer)], at: pointer), flat.objectMembers != nil,
-                Self.typeNames(of: flat) == ["object"]
+                SchemaMerger.typeNames(flat["type"] ?? .null) == ["object"]
             else { return nil }
             flattened.append(flat)
         }
@@ -234,7 +234,7 @@ extension SchemaCompiler {
             var values: [[SchemaValue]] = []
             for flat in flattened {
                 guard flat["required"]?.arrayValue?.contains(.string(name)) == true, let member = flat["properties"]?[name],
-                    let listed = Self.listedValues(of: (try? inlined(member, at: pointer)) ?? member),
+                    let listed = Self.literals((try? inlined(member, at: pointer)) ?? member),
                     !values.contains(where: { earlier in earlier.contains(where: listed.contains) })
                 else { break }
                 values.append(listed)
@@ -259,18 +259,6 @@ extension SchemaCompiler {
             guard result.count <= Self.maximumComplementSize else { return nil }
         }
         return result
-    }
-
-    /// The type names a schema's `type` gives.
-    private static func typeNames(of schema: SchemaValue) -> [String] {
-        if let name = schema["type"]?.stringValue { return [name] }
-        return schema["type"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    }
-
-    /// The values a schema lists (`const`, `enum`), or `nil`.
-    private static func listedValues(of schema: SchemaValue) -> [SchemaValue]? {
-        if let constant = schema["const"] { return [constant] }
-        return schema["enum"]?.arrayValue
     }
 
     /// The arrays where one item breaks its schema: a `prefixItems` position, or (without

@@ -147,7 +147,7 @@ extension SchemaCompiler {
     }
 
     /// The values a schema allows when it lists them (`const`, `enum`).
-    private static func literals(_ schema: SchemaValue) -> [SchemaValue]? {
+    static func literals(_ schema: SchemaValue) -> [SchemaValue]? {
         if let constant = schema["const"] { return [constant] }
         return schema["enum"]?.arrayValue
     }

@@ -199,7 +199,8 @@ enum SchemaMerger {
         return .object([("allOf", .array([left, right]))])
     }
 
-    private static func typeNames(_ value: SchemaValue) -> [String] {
+    /// The type names a `type` value gives.
+    static func typeNames(_ value: SchemaValue) -> [String] {
         if let name = value.stringValue { return [name] }
         return value.arrayValue?.compactMap(\.stringValue) ?? []
     }
