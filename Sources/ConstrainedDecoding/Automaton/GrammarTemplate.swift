@@ -4,4 +4,8 @@ struct GrammarTemplate: Sendable {
     var nfa: CompactNFA
     var start: Int32
     var end: Int32
+    /// Whether the template is an array whose items must differ from one another, checked while
+    /// matching (``UniquenessTracker``): its start reads the `[`, and every state after it, in
+    /// the template or in the definitions it calls, is inside the array.
+    var checksUniqueness = false
 }

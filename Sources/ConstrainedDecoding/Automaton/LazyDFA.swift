@@ -41,6 +41,12 @@ struct LazyDFA: ~Copyable {
     /// Per NFA state with a call: the entry of the copy it expanded into, ``dead`` when too deep.
     private var expansions = ScratchBuffer<Int32>()
     private var acceptState: Int32 = 0
+    /// Per copy: ``outsideUniqueArray``, or (inside an array whose items must be distinct) the
+    /// state of the copy that reads the array's `[`, which is not yet inside it (-1 for none).
+    private var copyUniqueStarts = ScratchBuffer<Int32>()
+    private static let outsideUniqueArray: Int32 = -2
+    /// Whether some template checks the uniqueness of array items.
+    let checksUniqueness: Bool
 
     /// The NFA states of each DFA state, by DFA state id.
     private var sets = SequenceTable()
@@ -61,6 +67,10 @@ struct LazyDFA: ~Copyable {
     let classOf: UnsafeMutablePointer<UInt8>
     private let plainClasses: PlainTextClasses
     private var accepting = ScratchBuffer<Bool>()
+    /// Per state: whether some of its NFA states are inside an array whose items must be distinct.
+    private var uniqueThreads = ScratchBuffer<Bool>()
+    /// Per state: the state of its NFA states outside such arrays, ``dead`` or ``unknown``.
+    private var outsideStates = ScratchBuffer<Int32>()
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets = ScratchBuffer<Int32>()
     /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
@@ -95,6 +105,7 @@ struct LazyDFA: ~Copyable {
         callDefinitions = pool.callDefinitions
         callContinuations = pool.callContinuations
         self.maximumCallDepth = maximumCallDepth
+        checksUniqueness = pool.hasUniquenessChecks
         width = classes.count
         classOf = .allocate(capacity: 256)
         classOf.initialize(from: classes.classes, count: 256)
@@ -139,6 +150,32 @@ struct LazyDFA: ~Copyable {
         accepting[Int(state)]
     }
 
+    /// Whether some of the state's NFA states are inside an array whose items must be distinct.
+    func hasUniqueThreads(_ state: Int32) -> Bool {
+        uniqueThreads[Int(state)]
+    }
+
+    /// The state of `state`'s NFA states outside arrays whose items must be distinct: where the
+    /// document can go once an item repeated an earlier one; ``dead`` when nowhere.
+    mutating func withoutUniqueThreads(_ state: Int32) -> Int32 {
+        let known = outsideStates[Int(state)]
+        if known != Self.unknown { return known }
+        core.removeAll()
+        for element in Int(sets.starts[Int(state)])..<Int(sets.starts[Int(state) + 1]) {
+            let nfaState = sets.pool[element]
+            if !isUniqueThread(nfaState) { core.append(nfaState) }
+        }
+        let result = internCore()
+        outsideStates[Int(state)] = result
+        return result
+    }
+
+    @inline(__always)
+    private func isUniqueThread(_ nfaState: Int32) -> Bool {
+        let start = copyUniqueStarts[copyIndex(of: nfaState)]
+        return start != Self.outsideUniqueArray && start != nfaState
+    }
+
     // MARK: Building states
 
     /// The copy NFA state `state` belongs to, found by its block of 64.
@@ -156,6 +193,13 @@ struct LazyDFA: ~Copyable {
         copyDepths.append(depth)
         copyEnds.append(pool.ends[template])
         copyReturns.append(continuation)
+        if pool.checksUniqueness[template] {
+            copyUniqueStarts.append(pool.starts[template] + delta)
+        } else if continuation >= 0, copyUniqueStarts[copyIndex(of: continuation)] != Self.outsideUniqueArray {
+            copyUniqueStarts.append(-1)
+        } else {
+            copyUniqueStarts.append(Self.outsideUniqueArray)
+        }
         nfaStateCount = base + Int(pool.sizes[template])
         blockCopies.extend(to: (nfaStateCount + 63) >> 6, with: copy)
         expansions.extend(to: nfaStateCount, with: Self.notExpanded)
@@ -186,17 +230,21 @@ struct LazyDFA: ~Copyable {
     private mutating func internCore() -> Int32 {
         if core.isEmpty { return Self.dead }
         let (id, isNew) = sets.intern(UnsafeBufferPointer(core.elements))
-        if isNew { addState(accepting: core.contains(acceptState)) }
+        if isNew {
+            addState(accepting: core.contains(acceptState), uniqueThreads: checksUniqueness && core.elements.contains { isUniqueThread($0) })
+        }
         return id
     }
 
-    private mutating func addState(accepting isAccepting: Bool) {
+    private mutating func addState(accepting isAccepting: Bool, uniqueThreads hasUniqueThreads: Bool) {
         if sets.count > rowCapacity {
             rowCapacity *= 2
             rowBase = Self.resizedRows(rowBase, count: rowCapacity * width)
         }
         (rowBase + (sets.count - 1) * width).initialize(repeating: Self.unknown, count: width)
         accepting.append(isAccepting)
+        uniqueThreads.append(hasUniqueThreads)
+        outsideStates.append(Self.unknown)
         plainTargets.append(Self.unknown)
         plainRuns.append(Self.unknown)
         commonTargets.extend(to: commonTargets.count + Self.continuationRanges.count, with: Self.unknown)

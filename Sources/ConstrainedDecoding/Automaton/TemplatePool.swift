@@ -20,6 +20,11 @@ final class TemplatePool: @unchecked Sendable {
     let starts: [Int32]
     let ends: [Int32]
     let sizes: [Int32]
+    /// Per template: whether it is an array whose items must be distinct
+    /// (``GrammarTemplate/checksUniqueness``).
+    let checksUniqueness: [Bool]
+    /// Whether any template checks uniqueness.
+    let hasUniquenessChecks: Bool
 
     /// - Parameter templates: the root's template first, then one per definition.
     init(templates: [GrammarTemplate]) {
@@ -39,6 +44,8 @@ final class TemplatePool: @unchecked Sendable {
         self.starts = starts
         self.ends = ends
         self.sizes = sizes
+        checksUniqueness = templates.map(\.checksUniqueness)
+        hasUniquenessChecks = checksUniqueness.contains(true)
         transitionStarts = Self.copy(nfa.transitionStarts)
         transitions = Self.copy(nfa.transitions)
         epsilonStarts = Self.copy(nfa.epsilonStarts)

@@ -13,9 +13,18 @@ public final class GrammarMatcher {
     /// The vocabulary's tables, read without copying the vocabulary.
     private let index: VocabularyIndex?
     private let endOfText: Int32
-    private var state: Int32
+    let checksUniqueness: Bool
+    /// The bytes of each byte class of the automaton, when it checks uniqueness.
+    let byteClassMembers: [ByteSet]
+    /// What the searches of ``removeRepeats(from:index:)`` found for the current items.
+    var uniquenessSearch = UniquenessSearch()
+    private(set) var state: Int32
+    /// The items so far of the array being read, when its items must be distinct.
+    private(set) var tracker = UniquenessTracker()
     /// The state before each token or byte run that was accepted, for ``rollback(_:)``.
     private var history: [Int32] = []
+    /// The tracker before each of them, when the grammar checks uniqueness.
+    private var trackerHistory: [UniquenessTracker] = []
     /// The ids a mask walk added, up to ``MaskCache/listLimit``.
     private let walkIDs = UnsafeMutablePointer<Int32>.allocate(capacity: MaskCache.listLimit)
     private var terminated = false
@@ -35,6 +44,10 @@ public final class GrammarMatcher {
         index = vocabulary?.index
         endOfText = vocabulary?.endOfText ?? -1
         state = automaton.dfa.start
+        checksUniqueness = automaton.dfa.checksUniqueness
+        var members = [ByteSet](repeating: ByteSet(), count: checksUniqueness ? automaton.dfa.width : 0)
+        for byte in 0...255 where checksUniqueness { members[Int(automaton.dfa.classOf[byte])].insert(UInt8(byte)) }
+        byteClassMembers = members
         walkStates = Array(repeating: 0, count: (vocabulary?.index.trie.maximumDepth ?? 0) + 1)
     }
 
@@ -61,31 +74,61 @@ public final class GrammarMatcher {
     /// Reads `bytes`; returns `false` and changes nothing when they cannot continue the document.
     @discardableResult
     public func advance(bytes: some Sequence<UInt8>) -> Bool {
-        guard !terminated, let next = run(state, bytes) else { return false }
-        history.append(state)
-        state = next
+        var following = tracker
+        guard !terminated, let next = run(state, &following, bytes) else { return false }
+        record(next, following)
         return true
     }
 
     /// Whether `bytes` can continue the document, without reading them.
     public func canAdvance(bytes: some Sequence<UInt8>) -> Bool {
-        !terminated && run(state, bytes) != nil
+        var following = tracker
+        return !terminated && run(state, &following, bytes) != nil
     }
 
     /// Whether `bytes`, from the start, are a complete document. Does not change the matcher.
     public func accepts(document bytes: some Sequence<UInt8>) -> Bool {
-        guard let end = run(automaton.dfa.start, bytes) else { return false }
+        var fresh = UniquenessTracker()
+        guard let end = run(automaton.dfa.start, &fresh, bytes) else { return false }
         return automaton.dfa.isAccepting(end)
     }
 
-    private func run(_ start: Int32, _ bytes: some Sequence<UInt8>) -> Int32? {
+    /// Moves to `next`, keeping the current state for ``rollback(_:)``.
+    private func record(_ next: Int32, _ following: UniquenessTracker) {
+        history.append(state)
+        state = next
+        if checksUniqueness {
+            trackerHistory.append(tracker)
+            tracker = following
+        }
+    }
+
+    func run(_ start: Int32, _ tracker: inout UniquenessTracker, _ bytes: some Sequence<UInt8>) -> Int32? {
         guard start >= 0 else { return nil }
         var current = start
         for byte in bytes {
-            current = automaton.dfa.next(current, byte)
+            current = step(current, byte, &tracker)
             if current < 0 { return nil }
         }
         return current
+    }
+
+    /// The state after `byte`, or ``LazyDFA/dead``: the automaton's, less the arrays whose items
+    /// must be distinct when the byte ends an item that repeats an earlier one.
+    @inline(__always)
+    func step(_ state: Int32, _ byte: UInt8, _ tracker: inout UniquenessTracker) -> Int32 {
+        var next = automaton.dfa.next(state, byte)
+        guard checksUniqueness, next >= 0 else { return next }
+        if tracker.isActive, tracker.read(byte) == .repeated {
+            next = automaton.dfa.withoutUniqueThreads(next)
+            if next < 0 { return next }
+        }
+        if !automaton.dfa.hasUniqueThreads(next) {
+            if tracker.isActive { tracker.stop() }
+        } else if !tracker.isActive, byte == UInt8(ascii: "[") {
+            tracker.start()
+        }
+        return next
     }
 
     /// Whether `token` may come next (end-of-text when the document is complete).
@@ -93,18 +136,22 @@ public final class GrammarMatcher {
         guard let vocabulary, !terminated, Int(token) < vocabulary.count, token >= 0 else { return false }
         if token == vocabulary.endOfText { return isAccepting }
         if vocabulary.specialTokens.contains(token) { return false }
-        return run(state, vocabulary.tokens[Int(token)]) != nil
+        var following = tracker
+        guard let next = run(state, &following, vocabulary.tokens[Int(token)]) else { return false }
+        return canFinishItem(next, following)
     }
 
     /// Reads `token`; returns `false` and changes nothing when it may not come next.
     @discardableResult
     public func advance(token: Int32) -> Bool {
         guard canAdvance(token: token), let vocabulary else { return false }
-        history.append(state)
         if token == vocabulary.endOfText {
+            record(state, tracker)
             terminated = true
-        } else if let next = run(state, vocabulary.tokens[Int(token)]) {
-            state = next
+        } else {
+            var following = tracker
+            guard let next = run(state, &following, vocabulary.tokens[Int(token)]) else { return false }
+            record(next, following)
         }
         return true
     }
@@ -115,6 +162,10 @@ public final class GrammarMatcher {
         guard steps > 0 else { return }
         state = history[history.count - steps]
         history.removeLast(steps)
+        if checksUniqueness {
+            tracker = trackerHistory[trackerHistory.count - steps]
+            trackerHistory.removeLast(steps)
+        }
         terminated = false
     }
 
@@ -122,6 +173,8 @@ public final class GrammarMatcher {
     public func reset() {
         state = automaton.dfa.start
         history.removeAll()
+        tracker.stop()
+        trackerHistory.removeAll()
         terminated = false
     }
 
@@ -130,19 +183,17 @@ public final class GrammarMatcher {
     public func forcedBytes() -> [UInt8] {
         var bytes: [UInt8] = []
         var current = state
+        var following = tracker
         while current >= 0, !automaton.dfa.isAccepting(current), bytes.count < 4096 {
             var only: UInt8?
-            var next: Int32 = LazyDFA.dead
-            for byte in 0...255 as ClosedRange<UInt8> {
-                let target = automaton.dfa.next(current, byte)
-                guard target >= 0 else { continue }
+            for byte in 0...255 as ClosedRange<UInt8> where automaton.dfa.next(current, byte) >= 0 {
                 if only != nil { return bytes }
                 only = byte
-                next = target
             }
             guard let byte = only else { break }
+            current = step(current, byte, &following)
+            guard current >= 0 else { break }
             bytes.append(byte)
-            current = next
         }
         return bytes
     }
@@ -153,6 +204,9 @@ public final class GrammarMatcher {
         guard !terminated, state >= 0 else {
             mask.removeAll()
             return
+        }
+        defer {
+            if checksUniqueness, tracker.isActive, !tracker.items.isEmpty { removeRepeats(from: &mask, index: index) }
         }
         if automaton.masks.restore(state, into: &mask, index: index) { return }
         let plainLength: Int32

@@ -6,17 +6,24 @@ extension SchemaCompiler {
 
     mutating func compileArray(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         let prefix = schema["prefixItems"]?.arrayValue ?? []
+        if case .bool(true)? = schema["uniqueItems"], (try count("maxItems", of: schema, at: pointer)).map({ $0 > 1 }) ?? true {
+            if prefix.isEmpty, schema["contains"] == nil, let literals = try uniqueCandidates(schema["items"] ?? .bool(true), at: pointer + "/items") {
+                return try compileUniqueLiterals(literals, schema, at: pointer)
+            }
+            if try holdsOnlyStrings(schema, at: pointer) {
+                // Its own template, whose items a matcher compares as they end.
+                let checked = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "uniqueItems" })
+                let id = definition(pointer, schema: checked, key: pointer + "#unique:" + checked.json)
+                uniqueDefinitions.insert(id)
+                return try builder.call(id)
+            }
+            try refuse("uniqueItems", at: pointer, "uniqueness is enforced over strings and over a few listed values (enum, const, boolean, null items) only")
+        }
         if let contains = schema["contains"] {
             let minimumMatches = try count("minContains", of: schema, at: pointer) ?? 1
             if minimumMatches > 0 || schema["maxContains"] != nil {
                 return try compileContains(contains, minimumMatches: minimumMatches, schema, at: pointer)
             }
-        }
-        if case .bool(true)? = schema["uniqueItems"], (try count("maxItems", of: schema, at: pointer)).map({ $0 > 1 }) ?? true {
-            if prefix.isEmpty, let literals = try uniqueCandidates(schema["items"] ?? .bool(true), at: pointer + "/items") {
-                return try compileUniqueLiterals(literals, schema, at: pointer)
-            }
-            try refuse("uniqueItems", at: pointer, "uniqueness is enforced over a few listed values only (enum, const, boolean, null items)")
         }
         let rest = schema["items"] ?? .bool(true)
         let minimum = try count("minItems", of: schema, at: pointer) ?? 0
@@ -116,6 +123,42 @@ extension SchemaCompiler {
             spellings.append(Self.canonicalJSON(value))
         }
         return spellings.count <= Self.maximumUniqueValues ? spellings : nil
+    }
+
+    /// Whether every item an array may hold is a string, so that a matcher can compare items as
+    /// they end.
+    private mutating func holdsOnlyStrings(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Bool {
+        for (index, item) in (schema["prefixItems"]?.arrayValue ?? []).enumerated() {
+            guard try acceptsOnlyStrings(item, at: pointer + "/prefixItems/\(index)") else { return false }
+        }
+        return try acceptsOnlyStrings(schema["items"] ?? .bool(true), at: pointer + "/items")
+    }
+
+    /// Whether `schema` accepts strings only (or nothing): by its type, its listed values, or
+    /// alternatives and parts that do.
+    private mutating func acceptsOnlyStrings(_ schema: SchemaValue, at pointer: String, depth: Int = 0) throws(SchemaError) -> Bool {
+        switch schema {
+        case .bool(let acceptsAll): return !acceptsAll
+        case .object: break
+        default: return false
+        }
+        guard depth < 8 else { return false }
+        let flat = try inlined(schema, at: pointer)
+        if let constant = flat["const"] { return constant.stringValue != nil }
+        if let values = flat["enum"]?.arrayValue, values.allSatisfy({ $0.stringValue != nil }) { return true }
+        if flat["type"] != nil, try allowedTypes(flat, at: pointer) == ["string"] { return true }
+        for key in ["anyOf", "oneOf"] {
+            guard let alternatives = flat[key]?.arrayValue, !alternatives.isEmpty else { continue }
+            var all = true
+            for (index, alternative) in alternatives.enumerated() where all {
+                all = try acceptsOnlyStrings(alternative, at: pointer + "/\(key)/\(index)", depth: depth + 1)
+            }
+            if all { return true }
+        }
+        for (index, part) in (flat["allOf"]?.arrayValue ?? []).enumerated() {
+            if try acceptsOnlyStrings(part, at: pointer + "/allOf/\(index)", depth: depth + 1) { return true }
+        }
+        return false
     }
 
     /// An array of distinct values from a short list: the automaton's state is the set of values

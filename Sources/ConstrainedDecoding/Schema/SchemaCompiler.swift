@@ -19,6 +19,8 @@ struct SchemaCompiler {
     var definitionIDs: [String: Int32] = [:]
     var pendingDefinitions: [(id: Int32, pointer: String, schema: SchemaValue, base: String)] = []
     var definitionCount: Int32 = 1
+    /// The definitions that are arrays whose items a matcher checks for repeats.
+    var uniqueDefinitions: Set<Int32> = []
     var statesUsed = 0
     /// How many references deep the merging of schemas has inlined.
     var inliningDepth = 0
@@ -64,7 +66,9 @@ struct SchemaCompiler {
                     try builder.call(character)
                 }
             } else if let compiled = try withBase(pending.base, { (compiler: inout SchemaCompiler) throws(SchemaError) in
-                try compiler.compile(pending.schema, at: pending.pointer)
+                compiler.uniqueDefinitions.contains(pending.id)
+                    ? try compiler.compileArray(pending.schema, at: pending.pointer)
+                    : try compiler.compile(pending.schema, at: pending.pointer)
             }) {
                 fragment = compiled
             } else {
@@ -72,14 +76,14 @@ struct SchemaCompiler {
                 let start = try builder.newState()
                 fragment = Fragment(start: start, end: try builder.newState())
             }
-            templates[pending.id] = finish(fragment)
+            templates[pending.id] = finish(fragment, checksUniqueness: uniqueDefinitions.contains(pending.id))
         }
         return (0..<definitionCount).map { templates[$0] ?? GrammarTemplate(nfa: CompactNFA(), start: 0, end: 0) }
     }
 
-    private mutating func finish(_ fragment: Fragment) -> GrammarTemplate {
+    private mutating func finish(_ fragment: Fragment, checksUniqueness: Bool = false) -> GrammarTemplate {
         statesUsed += builder.nfa.states.count
-        return GrammarTemplate(nfa: CompactNFA(builder.nfa), start: fragment.start, end: fragment.end)
+        return GrammarTemplate(nfa: CompactNFA(builder.nfa), start: fragment.start, end: fragment.end, checksUniqueness: checksUniqueness)
     }
 
     /// The id of the definition at `pointer` (or of `schema`, under `key`), scheduling its

@@ -25,6 +25,12 @@ public struct TokenBitset: Sendable, Equatable {
         words[Int(id) >> 6] |= 1 << UInt64(Int(id) & 63)
     }
 
+    /// Removes `id`.
+    @inline(__always)
+    public mutating func remove(_ id: Int32) {
+        words[Int(id) >> 6] &= ~(1 << UInt64(Int(id) & 63))
+    }
+
     /// Removes every id.
     public mutating func removeAll() {
         words.withUnsafeMutableBufferPointer { buffer in

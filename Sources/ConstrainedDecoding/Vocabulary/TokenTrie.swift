@@ -92,6 +92,21 @@ struct TokenTrie: Sendable {
         }
     }
 
+    /// Calls `body` with each token that `bytes` starts with (spelt by a prefix of them).
+    func forEachToken(startingWith bytes: some Collection<UInt8>, _ body: (Int32) -> Void) {
+        var node = -1
+        for byte in bytes {
+            // The child of `node` that reads `byte`: children follow their parent, each after
+            // the previous one's subtree.
+            var child = node < 0 ? Int(rootNodes[Int(byte)]) : node + 1
+            let end = node < 0 ? child + 1 : Int(subtreeEnds[node])
+            while child >= 0, child < end, self.bytes[child] != byte { child = Int(subtreeEnds[child]) }
+            guard child >= 0, child < end else { return }
+            node = child
+            for index in Int(tokenStarts[node])..<Int(tokenStarts[node + 1]) { body(tokenIDs[index]) }
+        }
+    }
+
     /// For each offset of `token` (and its end), whether the bytes from there are plain text.
     private static func plainSuffixes(_ token: [UInt8]) -> [Bool] {
         var plain = [Bool](repeating: false, count: token.count + 1)

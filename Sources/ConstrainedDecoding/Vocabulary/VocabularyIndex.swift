@@ -8,9 +8,15 @@ final class VocabularyIndex: Sendable {
     /// Plain-text tokens (whole UTF-8 characters, none of which must be escaped in a JSON string)
     /// of at least `n` characters, for `n` from 0 to one past the longest (which is empty).
     let plainTextTokensOfLengthAtLeast: [TokenBitset]
+    /// The tokens with a quote or a backslash: those that may end a JSON string, or spell a
+    /// character with an escape.
+    let quoteOrEscapeTokens: [Int32]
 
     init(tokens: [[UInt8]], excluded: Set<Int32>) {
         trie = TokenTrie(tokens: tokens) { !excluded.contains(Int32($0)) }
+        quoteOrEscapeTokens = tokens.indices.compactMap { id in
+            excluded.contains(Int32(id)) || !tokens[id].contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) ? nil : Int32(id)
+        }
         var plain = TokenBitset(capacity: tokens.count)
         for (id, token) in tokens.enumerated() where !excluded.contains(Int32(id)) && Self.isPlainText(token) {
             plain.insert(Int32(id))

@@ -26,7 +26,7 @@ extension GenerationSchema {
     }
 
     /// Reads a JSON Schema document leniently: keywords that narrow the valid set but cannot be
-    /// enforced while generating (`uniqueItems` over strings, `contains`, `unevaluatedProperties`,
+    /// enforced while generating (`uniqueItems` over objects, `contains`, `unevaluatedProperties`,
     /// ...) are left out of the grammar, and the final value is checked against the whole
     /// document, so that an output that breaks one of them fails with
     /// ``LanguageModelSession/GenerationError/decodingFailure(_:)`` naming it, never returned as valid.
