@@ -4,11 +4,12 @@ import Testing
 
 /// JSON Schema documents of any draft, and the lenient policy, on a scripted model.
 @Suite struct JSONSchemaDocumentTests {
-    static let tags = #"{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":{"type":"string","maxLength":3},"uniqueItems":true}"#
+    /// Distinct numbers: a keyword the grammar cannot enforce.
+    static let codes = #"{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":{"type":"integer","maximum":999},"uniqueItems":true}"#
 
     @Test func aKeywordThatCannotBeEnforcedIsRefusedByName() {
         #expect {
-            try GenerationSchema(jsonSchema: Self.tags)
+            try GenerationSchema(jsonSchema: Self.codes)
         } throws: { error in
             (error as? JSONSchemaError)?.keyword == "uniqueItems"
         }
@@ -16,16 +17,26 @@ import Testing
 
     @Test func leniently_theFinalValueIsCheckedAgainstTheWholeSchema() async throws {
         // Two items at least, so that the repeat is not taken back as a loop.
-        let schema = try GenerationSchema(jsonSchema: Self.tags.replacingOccurrences(of: #""uniqueItems""#, with: #""minItems":2,"uniqueItems""#), lenient: true)
+        let schema = try GenerationSchema(jsonSchema: Self.codes.replacingOccurrences(of: #""uniqueItems""#, with: #""minItems":2,"uniqueItems""#), lenient: true)
         #expect(schema.isLenient)
-        let good = try await session(ScriptedModel(replies: [#"["a","b"]"#])).respond(to: "Tags", schema: schema)
-        #expect(good.content.jsonString == #"["a","b"]"#)
+        let good = try await session(ScriptedModel(replies: ["[1,2]"])).respond(to: "Codes", schema: schema)
+        #expect(good.content.jsonString == "[1,2]")
         do {
-            _ = try await session(ScriptedModel(replies: [#"["a","a"]"#])).respond(to: "Tags", schema: schema)
+            _ = try await session(ScriptedModel(replies: ["[1,1]"])).respond(to: "Codes", schema: schema)
             Issue.record("a repeated item was returned as valid")
         } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
             #expect(context.debugDescription.contains("uniqueItems"))
         }
+    }
+
+    @Test func distinctStringsAreEnforcedWhileGenerating() async throws {
+        let schema = try GenerationSchema(
+            jsonSchema: #"{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":{"type":"string","maxLength":3},"minItems":2,"uniqueItems":true}"#)
+        // The script repeats an item; the grammar does not let the repeat end.
+        let response = try await session(ScriptedModel(replies: [#"["a","a"]"#])).respond(to: "Tags", schema: schema)
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(response.content.jsonString.utf8)) as? [String])
+        #expect(items.count >= 2)
+        #expect(Set(items).count == items.count, "\(items)")
     }
 
     @Test func aDraft07DocumentIsEnforcedWhileGenerating() async throws {

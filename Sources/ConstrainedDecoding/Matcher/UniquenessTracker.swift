@@ -5,7 +5,7 @@
 /// items are equal strings exactly when their bytes are equal. The tracker reads the bytes after
 /// the array's `[`; the automaton has already checked that they are well-formed, so the tracker
 /// only follows where items start and end.
-struct UniquenessTracker: Equatable {
+struct UniquenessTracker {
     /// What a byte did.
     enum Event {
         /// Nothing to check.
