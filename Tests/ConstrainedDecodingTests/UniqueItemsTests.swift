@@ -119,4 +119,25 @@ import Testing
             #expect(Set(items.map { "\($0)" }).count == items.count, "seed \(seed): \(String(decoding: output, as: UTF8.self))")
         }
     }
+
+    /// Random arrays of short strings over a few characters, escapes among them, against the
+    /// validator's reading of the same text: accepted exactly when the items are distinct.
+    @Test func randomArraysAgreeWithTheValidator() throws {
+        let pieces = ["a", "b", "é", "\\\"", "\\\\", "\\n", "🍳"]
+        let schema = #"{"type":"array","items":{"type":"string","maxLength":3},"uniqueItems":true}"#
+        let matcher = try matcher(schema)
+        let validator = try SchemaValidator(jsonSchema: schema)
+        var random = SeededRandom(seed: 11)
+        var repeats = 0
+        for _ in 0..<2000 {
+            let items = (0..<Int(random.next() % 5)).map { _ in
+                "\"" + (0..<Int(random.next() % 3)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined() + "\""
+            }
+            let document = "[" + items.joined(separator: ",") + "]"
+            let isValid = validator.violation(in: document) == nil
+            if !isValid { repeats += 1 }
+            #expect(matcher.accepts(document: Array(document.utf8)) == isValid, "\(document)")
+        }
+        #expect(repeats > 100)
+    }
 }
