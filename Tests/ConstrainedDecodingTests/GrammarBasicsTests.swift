@@ -29,6 +29,25 @@ import Testing
         #expect(try !accepts(schema, #"{"channel":"stable","path":"/x"}"#))
     }
 
+    @Test func setsOfStatesSortAsTheStandardLibraryDoes() {
+        var random = SeededRandom(seed: 3)
+        for count in [0, 1, 2, 24, 25, 100, 1000, 5000] {
+            for pattern in 0..<4 {
+                var values: [Int32] = (0..<count).map { index in
+                    switch pattern {
+                    case 0: Int32(truncatingIfNeeded: random.next() % 100_000)
+                    case 1: Int32(index)
+                    case 2: Int32(count - index)
+                    default: Int32(index % 7)
+                    }
+                }
+                let expected = values.sorted()
+                values.withUnsafeMutableBufferPointer { LazyDFA.sort($0) }
+                #expect(values == expected, "\(count) values, pattern \(pattern)")
+            }
+        }
+    }
+
     @Test func everyFormatCompiles() throws {
         for (name, regex) in SchemaCompiler.formats {
             #expect(throws: Never.self, "\(name)") { _ = try CodePointAutomaton(try RegexParser.wholeMatchLanguage(regex)) }

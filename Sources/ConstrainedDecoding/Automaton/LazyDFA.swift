@@ -391,20 +391,57 @@ struct LazyDFA: ~Copyable {
     }
 
     /// Sorts in place without allocating: insertion sort for short runs, else heap sort.
-    private static func sort(_ values: UnsafeMutableBufferPointer<Int32>) {
-        let count = values.count
-        if count <= 24 {
-            for index in 1..<max(count, 1) {
-                let value = values[index]
-                var position = index
-                while position > 0 && values[position - 1] > value {
-                    values[position] = values[position - 1]
-                    position -= 1
-                }
-                values[position] = value
+    /// Sorts in place without allocating: quicksort on the median of three, insertion sort for
+    /// short runs, heapsort where partitions keep coming out lopsided.
+    static func sort(_ values: UnsafeMutableBufferPointer<Int32>) {
+        var depthLimit = 2 * (Int.bitWidth - values.count.leadingZeroBitCount)
+        sort(values, 0, values.count, &depthLimit)
+    }
+
+    private static func sort(_ values: UnsafeMutableBufferPointer<Int32>, _ start: Int, _ end: Int, _ depthLimit: inout Int) {
+        var low = start
+        var high = end
+        while high - low > 24 {
+            guard depthLimit > 0 else {
+                heapSort(UnsafeMutableBufferPointer(rebasing: values[low..<high]))
+                return
             }
-            return
+            depthLimit -= 1
+            let middle = low + (high - low) / 2
+            let first = values[low], second = values[middle], last = values[high - 1]
+            let pivot = max(min(first, second), min(max(first, second), last))
+            var left = low
+            var right = high - 1
+            while true {
+                while values[left] < pivot { left += 1 }
+                while values[right] > pivot { right -= 1 }
+                if left >= right { break }
+                values.swapAt(left, right)
+                left += 1
+                right -= 1
+            }
+            // The smaller side first, the larger one by looping.
+            if right + 1 - low < high - right - 1 {
+                sort(values, low, right + 1, &depthLimit)
+                low = right + 1
+            } else {
+                sort(values, right + 1, high, &depthLimit)
+                high = right + 1
+            }
         }
+        for index in (low + 1)..<max(high, low + 1) {
+            let value = values[index]
+            var position = index
+            while position > low && values[position - 1] > value {
+                values[position] = values[position - 1]
+                position -= 1
+            }
+            values[position] = value
+        }
+    }
+
+    private static func heapSort(_ values: UnsafeMutableBufferPointer<Int32>) {
+        let count = values.count
         func siftDown(_ root: Int, _ end: Int) {
             var parent = root
             while true {
