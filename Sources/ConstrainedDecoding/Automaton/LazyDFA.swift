@@ -390,7 +390,6 @@ struct LazyDFA: ~Copyable {
         }
     }
 
-    /// Sorts in place without allocating: insertion sort for short runs, else heap sort.
     /// Sorts in place without allocating: quicksort on the median of three, insertion sort for
     /// short runs, heapsort where partitions keep coming out lopsided.
     static func sort(_ values: UnsafeMutableBufferPointer<Int32>) {
