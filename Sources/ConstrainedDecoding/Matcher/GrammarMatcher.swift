@@ -135,25 +135,31 @@ public final class GrammarMatcher {
     public func canAdvance(token: Int32) -> Bool {
         guard let vocabulary, !terminated, Int(token) < vocabulary.count, token >= 0 else { return false }
         if token == vocabulary.endOfText { return isAccepting }
-        if vocabulary.specialTokens.contains(token) { return false }
-        var following = tracker
-        guard let next = run(state, &following, vocabulary.tokens[Int(token)]) else { return false }
-        return canFinishItem(next, following)
+        return reading(token, vocabulary) != nil
     }
 
     /// Reads `token`; returns `false` and changes nothing when it may not come next.
     @discardableResult
     public func advance(token: Int32) -> Bool {
-        guard canAdvance(token: token), let vocabulary else { return false }
+        guard let vocabulary, !terminated, Int(token) < vocabulary.count, token >= 0 else { return false }
         if token == vocabulary.endOfText {
+            guard isAccepting else { return false }
             record(state, tracker)
             terminated = true
         } else {
-            var following = tracker
-            guard let next = run(state, &following, vocabulary.tokens[Int(token)]) else { return false }
+            guard let (next, following) = reading(token, vocabulary) else { return false }
             record(next, following)
         }
         return true
+    }
+
+    /// The state and array items after `token` (not end-of-text), or `nil` when it may not come
+    /// next: a special token, bytes the grammar refuses, or an item that can only repeat.
+    private func reading(_ token: Int32, _ vocabulary: Vocabulary) -> (Int32, UniquenessTracker)? {
+        if vocabulary.specialTokens.contains(token) { return nil }
+        var following = tracker
+        guard let next = run(state, &following, vocabulary.tokens[Int(token)]), canFinishItem(next, following) else { return nil }
+        return (next, following)
     }
 
     /// Undoes the last `count` advances (tokens or byte runs).
