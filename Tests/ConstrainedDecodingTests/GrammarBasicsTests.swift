@@ -20,6 +20,26 @@ import Testing
         #expect(try !accepts(schema, #"{"b":"x","d":1}"#))
         #expect(try accepts(schema, #"{"b":"x","d":1}"#, options: CompileOptions(extraProperties: .allow)))
         #expect(try !accepts(schema, #"{"b":"x","b":"y"}"#, options: CompileOptions(extraProperties: .allow)))
+        // One comma between members, none before the first or after the last.
+        for document in [#"{"b":"x",}"#, #"{,"b":"x"}"#, #"{"a":1,,"b":"x"}"#, #"{"a":1"b":"x"}"#] {
+            #expect(try !accepts(schema, document))
+            #expect(try !accepts(schema, document, options: CompileOptions(extraProperties: .allow)))
+        }
+        #expect(try accepts(schema, #"{"a":1,"b":"x","c":true,"d":[],"e":{}}"#, options: CompileOptions(extraProperties: .allow)))
+    }
+
+    /// A member's name and value are built once for the first member and the later ones, so
+    /// that nested objects take states in proportion to their depth, not to two to its power.
+    @Test func nestedObjectsCompileInStatesProportionalToTheirDepth() throws {
+        var schema = #"{"type":"integer"}"#
+        for _ in 0..<24 {
+            schema = #"{"type":"object","properties":{"size":{"type":"integer"},"next":\#(schema)}}"#
+        }
+        let grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(extraProperties: .allow, stateBudget: 100_000))
+        let matcher = GrammarMatcher(grammar: grammar)
+        let document = String(repeating: #"{"size":1,"next":"#, count: 24) + "2" + String(repeating: "}", count: 24)
+        #expect(matcher.accepts(document: Array(document.utf8)))
+        #expect(!matcher.accepts(document: Array(document.dropLast().utf8)))
     }
 
     @Test func draft07DependenciesBesideAnOverlappingOneOf() throws {

@@ -115,62 +115,94 @@ extension SchemaCompiler {
             }
             return result
         }
-        let open = try builder.sequence([try builder.literal("{".utf8), try whitespace()])
-        var lanes = [Int32?](repeating: nil, count: (lastLane + 1) * flags)
-        lanes[0] = open.end
-        for member in effective {
-            var next = [Int32?](repeating: nil, count: lanes.count)
-            func state(_ key: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Int32 {
-                if let existing = next[key] { return existing }
-                let created = try compiler.builder.newState()
-                next[key] = created
-                return created
-            }
-            let writes = try variants(member.schema, name: member.name, self)
-            for lane in 0...lastLane {
-                for flag in 0..<flags {
-                    guard let from = lanes[index(lane, flag)] else { continue }
-                    if !member.isRequired { builder.epsilon(from, try state(index(lane, flag), &self)) }
-                    guard canWrite(lane) else { continue }
-                    for write in writes {
-                        guard let path = try memberPath(key: try quotedKey(member.name), afterComma: lane > 0, value: write.value, at: member.pointer, shared: sharesValues)
-                        else { continue }
-                        builder.epsilon(from, path.start)
-                        builder.epsilon(path.end, try state(index(min(lane + 1, lastLane), flag | write.flag), &self))
-                    }
-                }
-            }
-            lanes = next
-        }
-        // Further members, in any number, after the named ones.
+        // Further members, in any number, after the named ones; their kinds of name and value.
         var extraParts: [(names: CodePointAutomaton, schema: SchemaValue, pointer: String, flag: Int)] = []
         for extra in extraClasses {
             for write in try variants(extra.schema, name: nil, self) { extraParts.append((extra.names, write.value, extra.pointer, write.flag)) }
         }
-        if !extraParts.isEmpty {
-            for lane in 0...lastLane where canWrite(lane) {
+        // Two states per position, lane and flag: where the next member's name starts (after the
+        // comma once a member was written), and, from lane 1 on, where a member's value ended.
+        // The comma is written once per value end, not once per member that may follow it, so
+        // that the states after a value stay few however many optional members come later.
+        let open = try builder.sequence([try builder.literal("{".utf8), try whitespace()])
+        var keys = [Int32?](repeating: nil, count: (lastLane + 1) * flags)
+        keys[0] = open.end
+        var closing: [Int32] = []
+        // Whether the members from each position on are all optional: a value end there may close.
+        var restIsOptional = [Bool](repeating: true, count: effective.count + 1)
+        for position in effective.indices.reversed() {
+            restIsOptional[position] = restIsOptional[position + 1] && !effective[position].isRequired
+        }
+        func made(_ key: Int, _ states: inout [Int32?], _ compiler: inout SchemaCompiler) throws(SchemaError) -> Int32 {
+            if let existing = states[key] { return existing }
+            let created = try compiler.builder.newState()
+            states[key] = created
+            return created
+        }
+        /// The end of a value in `key` at `position`, with its comma to `nextKeys[key]` when a
+        /// member may follow, and its way to the closing brace when the rest is optional.
+        func valueEnd(
+            _ key: Int, at position: Int, _ ends: inout [Int32?], _ nextKeys: inout [Int32?], _ compiler: inout SchemaCompiler
+        ) throws(SchemaError) -> Int32 {
+            if let existing = ends[key] { return existing }
+            let state = try made(key, &ends, &compiler)
+            if canWrite(key / flags), position < effective.count || !extraParts.isEmpty {
+                let comma = try compiler.token(",")
+                compiler.builder.epsilon(state, comma.start)
+                compiler.builder.epsilon(comma.end, try made(key, &nextKeys, &compiler))
+            }
+            if restIsOptional[position], key / flags >= minimum, key % flags == flags - 1 { closing.append(state) }
+            return state
+        }
+        var ends = [Int32?](repeating: nil, count: keys.count)
+        for (position, member) in effective.enumerated() {
+            var nextKeys = [Int32?](repeating: nil, count: keys.count)
+            ends = [Int32?](repeating: nil, count: keys.count)
+            let writes = try variants(member.schema, name: member.name, self)
+            var paths: [Int: Int32] = [:]
+            for lane in 0...lastLane {
                 for flag in 0..<flags {
-                    guard let from = lanes[index(lane, flag)] else { continue }
-                    for extra in extraParts {
-                        let target = index(min(lane + 1, lastLane), flag | extra.flag)
-                        if lanes[target] == nil { lanes[target] = try builder.newState() }
-                        guard let to = lanes[target] else { continue }
-                        let key = try quotedString(extra.names)
-                        guard let path = try memberPath(key: key, afterComma: lane > 0, value: extra.schema, at: extra.pointer, shared: sharesValues)
-                        else { continue }
-                        builder.epsilon(from, path.start)
-                        builder.epsilon(path.end, to)
+                    guard let from = keys[index(lane, flag)] else { continue }
+                    if !member.isRequired { builder.epsilon(from, try made(index(lane, flag), &nextKeys, &self)) }
+                    guard canWrite(lane) else { continue }
+                    for (variant, write) in writes.enumerated() {
+                        // Lanes that lead to the same value end share the member's path.
+                        let target = index(min(lane + 1, lastLane), flag | write.flag)
+                        let slot = variant * keys.count + target
+                        if paths[slot] == nil {
+                            guard let path = try memberPath(key: try quotedKey(member.name), value: write.value, at: member.pointer, shared: sharesValues)
+                            else { continue }
+                            builder.epsilon(path.end, try valueEnd(target, at: position + 1, &ends, &nextKeys, &self))
+                            paths[slot] = path.start
+                        }
+                        if let start = paths[slot] { builder.epsilon(from, start) }
                     }
                 }
             }
+            keys = nextKeys
         }
+        var paths: [Int: Int32] = [:]
+        for lane in 0...lastLane where canWrite(lane) {
+            for flag in 0..<flags {
+                guard let from = keys[index(lane, flag)] else { continue }
+                for (kind, extra) in extraParts.enumerated() {
+                    let target = index(min(lane + 1, lastLane), flag | extra.flag)
+                    let slot = kind * keys.count + target
+                    if paths[slot] == nil {
+                        let key = try quotedString(extra.names)
+                        guard let path = try memberPath(key: key, value: extra.schema, at: extra.pointer, shared: sharesValues) else { continue }
+                        builder.epsilon(path.end, try valueEnd(target, at: effective.count, &ends, &keys, &self))
+                        paths[slot] = path.start
+                    }
+                    if let start = paths[slot] { builder.epsilon(from, start) }
+                }
+            }
+        }
+        // With no member written, the object closes after the last position's name start.
+        if minimum == 0, let empty = keys[index(0, flags - 1)] { closing.append(empty) }
         let close = try builder.sequence([try whitespace(), try builder.literal("}".utf8)])
-        var closes = false
-        for lane in minimum...lastLane {
-            guard let from = lanes[index(lane, flags - 1)] else { continue }
-            builder.epsilon(from, close.start)
-            closes = true
-        }
+        for state in closing { builder.epsilon(state, close.start) }
+        let closes = !closing.isEmpty
         return closes ? Fragment(start: open.start, end: close.end) : nil
     }
 
@@ -207,10 +239,9 @@ extension SchemaCompiler {
         return sets
     }
 
-    /// `,"key":value` (the comma when a member came before), or `nil` when the value can be
-    /// nothing. With `shared`, the value is a call of a definition, so that several lanes do
-    /// not each copy it.
-    private mutating func memberPath(key: Fragment, afterComma: Bool, value: SchemaValue, at pointer: String, shared: Bool) throws(SchemaError) -> Fragment? {
+    /// `"key":value`, or `nil` when the value can be nothing. With `shared`, the value is a call
+    /// of a definition, so that several lanes do not each copy it.
+    private mutating func memberPath(key: Fragment, value: SchemaValue, at pointer: String, shared: Bool) throws(SchemaError) -> Fragment? {
         let valueFragment: Fragment?
         if shared, case .object = value {
             valueFragment = try builder.call(definition(pointer, schema: value, key: pointer + "#" + value.json))
@@ -218,9 +249,7 @@ extension SchemaCompiler {
             valueFragment = try compile(value, at: pointer)
         }
         guard let valueFragment else { return nil }
-        var parts = afterComma ? [try token(",")] : []
-        parts += [key, try token(":"), valueFragment]
-        return try builder.sequence(parts)
+        return try builder.sequence([key, try token(":"), valueFragment])
     }
 
     private mutating func quotedKey(_ name: String) throws(SchemaError) -> Fragment {
