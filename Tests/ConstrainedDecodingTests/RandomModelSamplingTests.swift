@@ -115,6 +115,11 @@ import Testing
         #"{"type":"string","pattern":"^[a-z]+é?$"}"#,
         #"{"anyOf":[{"type":"string","maxLength":2},{"type":"string","minLength":4}]}"#,
         #"{"type":"object","properties":{"title":{"type":"string"}},"additionalProperties":{"type":"integer"}}"#,
+        // Patterns that match anywhere in the string: any plain text keeps them alive, until a
+        // length limit counts it.
+        #"{"type":"string","pattern":"[0-9a-f]{2}-[0-9]"}"#,
+        #"{"type":"string","pattern":"AB","maxLength":6}"#,
+        #"{"type":"object","properties":{"title":{"type":"string"},"servings":{"type":"integer"}},"additionalProperties":true}"#,
     ])
     func masksMatchTokenByTokenChecksWhereCharactersAreCounted(schema: String) throws {
         let grammar = try CompiledGrammar(jsonSchema: schema)

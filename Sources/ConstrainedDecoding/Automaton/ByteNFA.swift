@@ -20,6 +20,10 @@ struct ByteNFA: Sendable {
         var transitions: [Transition] = []
         var epsilons: [Int32] = []
         var call: Call?
+        /// Whether every plain-text character (one that a JSON string writes as itself) leads
+        /// from here, through ε-moves, to a state with this flag: a thread here outlives any
+        /// plain text.
+        var absorbsPlainText = false
     }
 
     var states: [State] = []
@@ -92,6 +96,11 @@ struct NFABuilder {
 
     mutating func epsilon(_ from: Int32, _ to: Int32) {
         nfa.states[Int(from)].epsilons.append(to)
+    }
+
+    /// Flags `state` as one that any plain text keeps alive (``ByteNFA/State/absorbsPlainText``).
+    mutating func markAbsorbingPlainText(_ state: Int32) {
+        nfa.states[Int(state)].absorbsPlainText = true
     }
 
     mutating func transition(_ from: Int32, _ low: UInt8, _ high: UInt8, _ to: Int32) {

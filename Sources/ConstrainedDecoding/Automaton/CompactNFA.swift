@@ -15,6 +15,8 @@ struct CompactNFA: Sendable {
     private(set) var callDefinitions: [Int32] = []
     /// Per state with a call: where the call continues.
     private(set) var callContinuations: [Int32] = []
+    /// Per state: ``ByteNFA/State/absorbsPlainText``.
+    private(set) var absorbsPlainText: [Bool] = []
 
     init() {}
 
@@ -23,6 +25,7 @@ struct CompactNFA: Sendable {
         epsilonStarts.reserveCapacity(nfa.states.count + 1)
         callDefinitions.reserveCapacity(nfa.states.count)
         callContinuations.reserveCapacity(nfa.states.count)
+        absorbsPlainText.reserveCapacity(nfa.states.count)
         for state in nfa.states {
             transitions += state.transitions
             epsilons += state.epsilons
@@ -30,6 +33,7 @@ struct CompactNFA: Sendable {
             epsilonStarts.append(Int32(epsilons.count))
             callDefinitions.append(state.call?.definition ?? Self.noCall)
             callContinuations.append(state.call?.continuation ?? 0)
+            absorbsPlainText.append(state.absorbsPlainText)
         }
     }
 
@@ -46,6 +50,7 @@ struct CompactNFA: Sendable {
         Self.append(other.epsilonStarts, to: &epsilonStarts) { $0 &+= epsilonOffset }
         callDefinitions += other.callDefinitions
         Self.append(other.callContinuations, to: &callContinuations) { $0 &+= offset }
+        absorbsPlainText += other.absorbsPlainText
         return offset
     }
 

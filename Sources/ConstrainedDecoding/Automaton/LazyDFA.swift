@@ -25,6 +25,7 @@ struct LazyDFA: ~Copyable {
     private let epsilons: UnsafeMutablePointer<Int32>
     private let callDefinitions: UnsafeMutablePointer<Int32>
     private let callContinuations: UnsafeMutablePointer<Int32>
+    private let absorbsPlainText: UnsafeMutablePointer<Bool>
     private let maximumCallDepth: Int
     /// The NFA state ids in use: every copy's states lie below.
     private var nfaStateCount = 0
@@ -71,6 +72,9 @@ struct LazyDFA: ~Copyable {
     private var uniqueThreads = ScratchBuffer<Bool>()
     /// Per state: the state of its NFA states outside such arrays, ``dead`` or ``unknown``.
     private var outsideStates = ScratchBuffer<Int32>()
+    /// Per state: whether one of its NFA states outlives any plain text
+    /// (``ByteNFA/State/absorbsPlainText``), so that every plain-text token is allowed.
+    private var anyPlainText = ScratchBuffer<Bool>()
     /// Per state: its plain-text target, ``unknown``, or ``mixed``.
     private var plainTargets = ScratchBuffer<Int32>()
     /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
@@ -104,6 +108,7 @@ struct LazyDFA: ~Copyable {
         epsilons = pool.epsilons
         callDefinitions = pool.callDefinitions
         callContinuations = pool.callContinuations
+        absorbsPlainText = pool.absorbsPlainText
         self.maximumCallDepth = maximumCallDepth
         checksUniqueness = pool.hasUniquenessChecks
         width = classes.count
@@ -231,12 +236,14 @@ struct LazyDFA: ~Copyable {
         if core.isEmpty { return Self.dead }
         let (id, isNew) = sets.intern(UnsafeBufferPointer(core.elements))
         if isNew {
-            addState(accepting: core.contains(acceptState), uniqueThreads: checksUniqueness && core.elements.contains { isUniqueThread($0) })
+            addState(
+                accepting: core.contains(acceptState), uniqueThreads: checksUniqueness && core.elements.contains { isUniqueThread($0) },
+                anyPlainText: core.elements.contains { absorbsPlainText[Int($0 &- copyDeltas[copyIndex(of: $0)])] })
         }
         return id
     }
 
-    private mutating func addState(accepting isAccepting: Bool, uniqueThreads hasUniqueThreads: Bool) {
+    private mutating func addState(accepting isAccepting: Bool, uniqueThreads hasUniqueThreads: Bool, anyPlainText allowsAny: Bool) {
         if sets.count > rowCapacity {
             rowCapacity *= 2
             rowBase = Self.resizedRows(rowBase, count: rowCapacity * width)
@@ -244,6 +251,7 @@ struct LazyDFA: ~Copyable {
         (rowBase + (sets.count - 1) * width).initialize(repeating: Self.unknown, count: width)
         accepting.append(isAccepting)
         uniqueThreads.append(hasUniqueThreads)
+        anyPlainText.append(allowsAny)
         outsideStates.append(Self.unknown)
         plainTargets.append(Self.unknown)
         plainRuns.append(Self.unknown)
@@ -486,8 +494,9 @@ struct LazyDFA: ~Copyable {
     }
 
     /// In a state where plain-text characters are only counted, how many of them the chain of
-    /// states from `state` allows, up to ``plainTextLimit`` (reached when the chain loops); `nil`
-    /// when characters matter somewhere along it (as in a pattern). Remembered per state.
+    /// states from `state` allows, up to ``plainTextLimit`` (reached when the chain loops, or
+    /// meets a state that allows any plain text); `nil` when characters matter somewhere along
+    /// it (as in a pattern). Remembered per state.
     mutating func plainTextRun(_ state: Int32) -> Int? {
         let index = Int(state)
         if plainRuns[index] == Self.unknown { plainRuns[index] = computePlainTextRun(state) }
@@ -501,10 +510,16 @@ struct LazyDFA: ~Copyable {
     /// moves when states are added.
     var plainTargetBase: UnsafeMutablePointer<Int32> { plainTargets.base }
 
+    /// Per state: whether it allows plain text of any length because one of its NFA states
+    /// outlives any plain text, whatever its other states do. Read through a plain pointer in
+    /// mask walks; it moves when states are added.
+    var anyPlainTextBase: UnsafeMutablePointer<Bool> { anyPlainText.base }
+
     private mutating func computePlainTextRun(_ state: Int32) -> Int32 {
         var allowed: Int32 = 0
         var current = state
         while allowed < plainTextLimit {
+            if anyPlainText[Int(current)] { return plainTextLimit }
             guard let next = plainTextTarget(current) else { return Self.mixed }
             if next < 0 { break }
             allowed += 1

@@ -15,6 +15,8 @@ final class TemplatePool: @unchecked Sendable {
     let callDefinitions: UnsafeMutablePointer<Int32>
     /// Per pool state with a call: the pool state where the call continues.
     let callContinuations: UnsafeMutablePointer<Int32>
+    /// Per pool state: whether any plain text keeps a thread there alive.
+    let absorbsPlainText: UnsafeMutablePointer<Bool>
     /// Per template: its first pool state, its start and end states, and its number of states.
     let bases: [Int32]
     let starts: [Int32]
@@ -52,6 +54,7 @@ final class TemplatePool: @unchecked Sendable {
         epsilons = Self.copy(nfa.epsilons)
         callDefinitions = Self.copy(nfa.callDefinitions)
         callContinuations = Self.copy(nfa.callContinuations)
+        absorbsPlainText = Self.copy(nfa.absorbsPlainText)
     }
 
     deinit {
@@ -61,6 +64,7 @@ final class TemplatePool: @unchecked Sendable {
         epsilons.deallocate()
         callDefinitions.deallocate()
         callContinuations.deallocate()
+        absorbsPlainText.deallocate()
     }
 
     private static func copy<Element>(_ elements: [Element]) -> UnsafeMutablePointer<Element> {

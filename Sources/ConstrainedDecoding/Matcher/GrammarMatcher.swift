@@ -255,6 +255,7 @@ public final class GrammarMatcher {
                 trie.withTables { trie in
                     var rows = automaton.dfa.rowBase
                     var plainTargets = automaton.dfa.plainTargetBase
+                    var anyPlainText = automaton.dfa.anyPlainTextBase
                     for first in 0..<256 {
                         let root = Int(rootNodes[first])
                         guard root >= 0, rows[Int(start) &* width &+ Int(classOf[first])] >= 0 else { continue }
@@ -270,6 +271,7 @@ public final class GrammarMatcher {
                                 automaton.dfa.computeRow(parent)
                                 rows = automaton.dfa.rowBase
                                 plainTargets = automaton.dfa.plainTargetBase
+                                anyPlainText = automaton.dfa.anyPlainTextBase
                                 next = rows[slot]
                             }
                             if next < 0 {
@@ -278,7 +280,10 @@ public final class GrammarMatcher {
                             }
                             states[depth] = next
                             var following = node + 1
-                            if entry & TokenTrie.plainBelowFlag != 0 {
+                            if entry & TokenTrie.plainBelowFlag != 0, anyPlainText[Int(next)] {
+                                // A thread here outlives any plain text: the whole subtree is allowed.
+                                following = Int(trie.subtreeEnds[node])
+                            } else if entry & TokenTrie.plainBelowFlag != 0 {
                                 var target = plainTargets[Int(next)]
                                 // Worth finding out for subtrees of some size only: it may build states.
                                 if target == LazyDFA.unknown && Int(trie.subtreeEnds[node]) - node > 16 {
@@ -286,6 +291,7 @@ public final class GrammarMatcher {
                                     // Finding out may have built states, and moved the tables.
                                     rows = automaton.dfa.rowBase
                                     plainTargets = automaton.dfa.plainTargetBase
+                                    anyPlainText = automaton.dfa.anyPlainTextBase
                                 }
                                 // Plain text loops here: the whole subtree is allowed, none of its bytes read.
                                 if target == next { following = Int(trie.subtreeEnds[node]) }

@@ -4,6 +4,39 @@
 /// string's text and its value determine each other.
 enum JSONStringSpelling {
     static let mustEscape = CodePointSet([0...0x1F, 0x22...0x22, 0x5C...0x5C])
+    /// The characters written as themselves: plain text.
+    static let plainText = CodePointSet.all.subtracting(mustEscape)
+
+    /// The states of `automaton` from which every plain-text character leads to another such
+    /// state, so that no plain text, however long, leaves the language's prefixes: the largest
+    /// set closed that way, found by removing states, and rechecking those that lead to them,
+    /// until none is left to remove.
+    static func statesOutlivingPlainText(_ automaton: CodePointAutomaton) -> [Bool] {
+        let count = automaton.transitions.count
+        var outlives = [Bool](repeating: true, count: count)
+        var predecessors = [[Int]](repeating: [], count: count)
+        for (state, moves) in automaton.transitions.enumerated() {
+            for move in moves where move.target != state { predecessors[move.target].append(state) }
+        }
+        var pending = Array(0..<count)
+        var isPending = [Bool](repeating: true, count: count)
+        while let state = pending.popLast() {
+            isPending[state] = false
+            guard outlives[state] else { continue }
+            var missing = plainText
+            for move in automaton.transitions[state] where outlives[move.target] {
+                missing = missing.subtracting(move.set)
+                if missing.isEmpty { break }
+            }
+            guard !missing.isEmpty else { continue }
+            outlives[state] = false
+            for predecessor in predecessors[state] where outlives[predecessor] && !isPending[predecessor] {
+                isPending[predecessor] = true
+                pending.append(predecessor)
+            }
+        }
+        return outlives
+    }
 
     /// The escape of a character that must be escaped.
     static func escape(_ scalar: UInt32) -> [UInt8] {
@@ -78,6 +111,11 @@ enum JSONStringSpelling {
         var states: [Int32] = []
         for _ in automaton.transitions.indices { states.append(try builder.newState()) }
         let end = try builder.newState()
+        if spelling == .jsonString {
+            for (state, outlives) in statesOutlivingPlainText(automaton).enumerated() where outlives {
+                builder.markAbsorbingPlainText(states[state])
+            }
+        }
         for (state, moves) in automaton.transitions.enumerated() {
             for move in moves {
                 switch spelling {

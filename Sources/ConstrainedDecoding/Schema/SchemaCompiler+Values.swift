@@ -163,6 +163,7 @@ extension SchemaCompiler {
     mutating func anyString() throws(SchemaError) -> Fragment {
         let open = try builder.literal([UInt8(ascii: "\"")])
         let character = try characterFragment()
+        builder.markAbsorbingPlainText(character.start)
         let close = try builder.literal([UInt8(ascii: "\"")])
         return try builder.sequence([open, try builder.star(character), close])
     }
