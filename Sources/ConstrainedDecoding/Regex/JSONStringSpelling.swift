@@ -13,13 +13,16 @@ enum JSONStringSpelling {
     /// until none is left to remove.
     static func statesOutlivingPlainText(_ automaton: CodePointAutomaton) -> [Bool] {
         let count = automaton.transitions.count
-        var outlives = [Bool](repeating: true, count: count)
+        // A few characters first: most states (counted, or of a format) miss one of them.
+        let probes: [UInt32] = [0x20, 0x30, 0x41, 0x61, 0x7E, 0xE9, 0x4E2D, 0x1F600]
+        var outlives = automaton.transitions.map { moves in probes.allSatisfy { probe in moves.contains { $0.set.contains(probe) } } }
+        guard outlives.contains(true) else { return outlives }
         var predecessors = [[Int]](repeating: [], count: count)
         for (state, moves) in automaton.transitions.enumerated() {
             for move in moves where move.target != state { predecessors[move.target].append(state) }
         }
-        var pending = Array(0..<count)
-        var isPending = [Bool](repeating: true, count: count)
+        var pending = (0..<count).filter { outlives[$0] }
+        var isPending = outlives
         while let state = pending.popLast() {
             isPending[state] = false
             guard outlives[state] else { continue }
