@@ -2,31 +2,61 @@
 public struct GenerationOptions: Sendable, Equatable, Codable {
     /// How the next token is chosen among those the schema allows.
     public struct SamplingMode: Sendable, Equatable, Codable {
-        enum Kind: Sendable, Equatable, Codable {
+        /// What a sampling mode is, for a model that maps it onto its own settings.
+        public enum Kind: Sendable, Equatable, Codable {
             case greedy
-            case top(Int, seed: UInt64?)
-            case probabilityThreshold(Double, seed: UInt64?)
+            case randomTopK(Int, seed: UInt64?)
+            case randomProbabilityThreshold(Double, seed: UInt64?)
         }
 
-        let kind: Kind
+        /// What this sampling mode is.
+        public let kind: Kind
 
         /// Always the most likely token: the same prompt gives the same response.
         public static var greedy: SamplingMode { SamplingMode(kind: .greedy) }
 
         /// At random among the `k` most likely tokens; the same seed gives the same response.
         public static func random(top k: Int, seed: UInt64? = nil) -> SamplingMode {
-            SamplingMode(kind: .top(k, seed: seed))
+            SamplingMode(kind: .randomTopK(k, seed: seed))
         }
 
         /// At random among the most likely tokens whose probabilities add up to
         /// `probabilityThreshold` (nucleus sampling); the same seed gives the same response.
         public static func random(probabilityThreshold: Double, seed: UInt64? = nil) -> SamplingMode {
-            SamplingMode(kind: .probabilityThreshold(probabilityThreshold, seed: seed))
+            SamplingMode(kind: .randomProbabilityThreshold(probabilityThreshold, seed: seed))
         }
     }
 
+    /// Whether the model may, must or must not call the session's tools.
+    public struct ToolCallingMode: Sendable, Equatable, Codable {
+        /// What a tool-calling mode is.
+        public enum Kind: Sendable, Equatable, Codable {
+            case allowed
+            case required
+            case disallowed
+        }
+
+        /// What this mode is.
+        public let kind: Kind
+
+        /// The model answers or calls tools, as it sees fit (the default).
+        public static let allowed = ToolCallingMode(kind: .allowed)
+        /// The model calls tools: a turn that does not is refused.
+        public static let required = ToolCallingMode(kind: .required)
+        /// The model answers without calling tools.
+        public static let disallowed = ToolCallingMode(kind: .disallowed)
+    }
+
     /// How tokens are chosen; `nil` for the default (nucleus sampling at 0.9 with a fresh seed).
+    /// The same setting as ``samplingMode``, by its earlier name.
     public var sampling: SamplingMode?
+    /// How tokens are chosen; `nil` for the default (nucleus sampling at 0.9 with a fresh seed).
+    public var samplingMode: SamplingMode? {
+        get { sampling }
+        set { sampling = newValue }
+    }
+    /// Whether the model may call tools; `nil` for ``ToolCallingMode/allowed``.
+    public var toolCallingMode: ToolCallingMode?
     /// How far from the most likely tokens sampling strays: 0 is greedy, 1 the model's own
     /// distribution; `nil` for the default (0.7).
     public var temperature: Double?
@@ -36,9 +66,22 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     public var maximumResponseTokens: Int?
 
     /// Creates options; `nil` leaves a setting at its default.
-    public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil) {
-        self.sampling = sampling
+    public init(
+        samplingMode: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil, toolCallingMode: ToolCallingMode?
+    ) {
+        self.sampling = samplingMode
         self.temperature = temperature
         self.maximumResponseTokens = maximumResponseTokens
+        self.toolCallingMode = toolCallingMode
+    }
+
+    /// Creates options; `nil` leaves a setting at its default.
+    public init(samplingMode: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil) {
+        self.init(samplingMode: samplingMode, temperature: temperature, maximumResponseTokens: maximumResponseTokens, toolCallingMode: nil)
+    }
+
+    /// Creates options with the sampling mode by its earlier name.
+    public init(sampling: SamplingMode?, temperature: Double? = nil, maximumResponseTokens: Int? = nil) {
+        self.init(samplingMode: sampling, temperature: temperature, maximumResponseTokens: maximumResponseTokens, toolCallingMode: nil)
     }
 }

@@ -19,6 +19,19 @@ extension LanguageModelSession {
     func perform(
         _ request: Request, transcript: Transcript, cancellation: CancellationFlag, onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
     ) async throws -> (content: GeneratedContent, entries: [Transcript.Entry]) {
+        switch engine {
+        case .local(let model):
+            try await perform(request, on: model, transcript: transcript, cancellation: cancellation, onSnapshot: onSnapshot)
+        case .provider(let provider):
+            try await perform(request, on: provider, transcript: transcript, cancellation: cancellation, onSnapshot: onSnapshot)
+        }
+    }
+
+    /// Answers a request on the engine of this library.
+    private func perform(
+        _ request: Request, on model: SystemLanguageModel, transcript: Transcript, cancellation: CancellationFlag,
+        onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
+    ) async throws -> (content: GeneratedContent, entries: [Transcript.Entry]) {
         var committed: [Transcript.Entry] = []
         var statistics: GenerationStatistics?
         defer { endResponding(appending: committed, statistics: statistics) }
@@ -69,7 +82,7 @@ extension LanguageModelSession {
     }
 
     /// Runs a turn's calls, concurrently; their outputs come in the order of the calls.
-    private func call(_ calls: Transcript.ToolCalls) async throws -> [Transcript.ToolOutput] {
+    func call(_ calls: Transcript.ToolCalls) async throws -> [Transcript.ToolOutput] {
         let tools = try calls.map { call in
             guard let tool = self.tools.first(where: { $0.name == call.toolName }) else {
                 throw GenerationError.decodingFailure(.init(debugDescription: "The model called \"\(call.toolName)\", which is not a tool of the session."))
@@ -101,20 +114,25 @@ extension LanguageModelSession {
     /// The grammar of the model's turns for a request: the schema's, or with tools, that of a
     /// turn that holds the answer or (when `allowsCalls`) tool calls; `nil` for free text.
     private func grammar(for request: Request, allowsCalls: Bool, runtime: ModelRuntime) throws -> CompiledGrammar? {
+        try Self.grammar(answer: request.schema, tools: tools.isEmpty ? nil : allowsCalls ? tools.definitions : [], runtime: runtime)
+    }
+
+    /// The grammar of a turn: that of `answer`, or with `tools` (even none), that of a turn that
+    /// holds the answer or calls of those tools; `nil` for free text.
+    static func grammar(answer: GenerationSchema?, tools: [Transcript.ToolDefinition]?, runtime: ModelRuntime) throws -> CompiledGrammar? {
         let schema: JSONValue
         do {
-            if tools.isEmpty {
-                guard let answer = request.schema else { return nil }
-                schema = try answer.jsonSchema()
+            if let tools {
+                schema = try ToolTurnSchema.schema(for: tools, answer: answer?.jsonSchema())
             } else {
-                let definitions = allowsCalls ? tools.definitions : []
-                schema = try ToolTurnSchema.schema(for: definitions, answer: request.schema?.jsonSchema())
+                guard let answer else { return nil }
+                schema = try answer.jsonSchema()
             }
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be written as JSON Schema: \(error)"))
         }
         do {
-            return try runtime.grammar(forJSONSchema: schema.jsonString, lenient: request.schema?.isLenient ?? false)
+            return try runtime.grammar(forJSONSchema: schema.jsonString, lenient: answer?.isLenient ?? false)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
         }
@@ -164,6 +182,12 @@ extension LanguageModelSession {
     /// Checks a lenient schema's whole document on the final value: what the grammar dropped is
     /// enforced here, and an output that breaks it is a decoding failure naming the keyword.
     static func checkDroppedKeywords(of content: GeneratedContent, against schema: GenerationSchema) throws {
+        try check(content, against: schema, failure: "The response breaks a keyword that was only checked after generating")
+    }
+
+    /// Checks content against the whole of a schema; content that breaks it is a decoding
+    /// failure that says `failure` and names the keyword and where.
+    static func check(_ content: GeneratedContent, against schema: GenerationSchema, failure: String) throws {
         let document = try schema.jsonSchema().jsonString
         let validator: SchemaValidator
         do {
@@ -172,7 +196,7 @@ extension LanguageModelSession {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be checked: \(error)"))
         }
         if let violation = validator.violation(in: content.jsonString) {
-            throw GenerationError.decodingFailure(.init(debugDescription: "The response breaks a keyword that was only checked after generating: \(violation)"))
+            throw GenerationError.decodingFailure(.init(debugDescription: "\(failure): \(violation)"))
         }
     }
 

@@ -9,7 +9,15 @@ import Synchronization
 /// and its context on the model keeps what was already computed, so that a follow-up costs only
 /// its new tokens.
 public final class LanguageModelSession: Sendable {
-    let model: SystemLanguageModel
+    /// What the session runs on.
+    enum Engine: Sendable {
+        /// The engine of this library, on the model's own context.
+        case local(SystemLanguageModel)
+        /// Another ``LanguageModel``, through its executor.
+        case provider(ProviderModel)
+    }
+
+    let engine: Engine
     /// The tools the model may call.
     let tools: [any Tool]
     let cache = ContextCache()
@@ -19,6 +27,7 @@ public final class LanguageModelSession: Sendable {
         var transcript: Transcript
         var isResponding = false
         var statistics: GenerationStatistics?
+        var usage = Usage.zero
         var maximumToolRounds = 8
     }
 
@@ -41,8 +50,37 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// Creates a session on `model` that continues a transcript, with tools the model may call.
-    public init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
-        self.model = model
+    public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
+        self.init(engine: .local(model), tools: tools, transcript: transcript)
+    }
+
+    /// Creates a session on any model with tools and instructions.
+    public convenience init(model: some LanguageModel, tools: [any Tool] = [], instructions: Instructions? = nil) {
+        self.init(model: model, tools: tools, transcript: Transcript(entries: Self.instructionsEntries(instructions, tools: tools)))
+    }
+
+    /// Creates a session on any model with tools and instructions given as text.
+    @_disfavoredOverload
+    public convenience init(model: some LanguageModel, tools: [any Tool] = [], instructions: String? = nil) {
+        self.init(model: model, tools: tools, instructions: instructions.map { Instructions($0) })
+    }
+
+    /// Creates a session on any model with tools and instructions written with a builder.
+    public convenience init<Failure>(
+        model: some LanguageModel, tools: [any Tool] = [], @InstructionsBuilder instructions: () throws(Failure) -> Instructions
+    ) throws(Failure) {
+        self.init(model: model, tools: tools, instructions: try instructions())
+    }
+
+    /// Creates a session on any model that continues a transcript, with tools the model may call.
+    public convenience init(model: some LanguageModel, tools: [any Tool] = [], transcript: Transcript) {
+        // The embedded engine runs its own models directly, on their own context.
+        let engine: Engine = if let system = model as? SystemLanguageModel { .local(system) } else { .provider(ProviderModel(model)) }
+        self.init(engine: engine, tools: tools, transcript: transcript)
+    }
+
+    private init(engine: Engine, tools: [any Tool], transcript: Transcript) {
+        self.engine = engine
         self.tools = tools
         state = Mutex(State(transcript: transcript))
     }
@@ -70,10 +108,24 @@ public final class LanguageModelSession: Sendable {
     /// Figures of the last response: tokens read, written and forced, and timings.
     public var statistics: GenerationStatistics? { state.withLock { $0.statistics } }
 
+    /// The tokens the session's requests have read and written so far.
+    public var usage: Usage { state.withLock { $0.usage } }
+
     /// Loads the model and computes the instructions (and `promptPrefix`, when given) ahead of
     /// the first request, in the background, so that the first response starts sooner.
     public func prewarm(promptPrefix: Prompt? = nil) {
         let transcript = self.transcript
+        let model: SystemLanguageModel
+        switch engine {
+        case .local(let local): model = local
+        case .provider(let provider):
+            var entries = transcript.entries
+            if let promptPrefix { entries.append(.prompt(Transcript.Prompt(segments: promptPrefix.transcriptSegments))) }
+            let prewarm = provider.prewarm
+            let ahead = Transcript(entries: entries)
+            Thread.detachNewThread { prewarm(ahead) }
+            return
+        }
         Thread.detachNewThread { [self] in
             guard let runtime = try? model.runtime() else { return }
             var messages = ConversationRenderer.messages(of: transcript)
@@ -106,7 +158,13 @@ public final class LanguageModelSession: Sendable {
         state.withLock { state in
             state.transcript.entries += entries
             state.isResponding = false
-            if let statistics { state.statistics = statistics }
+            if let statistics {
+                state.statistics = statistics
+                state.usage = state.usage.adding(
+                    Usage(
+                        input: .init(totalTokenCount: statistics.promptTokens, cachedTokenCount: statistics.cachedPromptTokens),
+                        output: .init(totalTokenCount: statistics.responseTokens, reasoningTokenCount: 0)))
+            }
         }
     }
 }

@@ -89,9 +89,9 @@ struct ResponseGenerator {
         let minimum = Self.minimumRelativeProbability
         switch options.sampling?.kind {
         case .greedy: return Sampler(mode: .greedy)
-        case .top(let k, let seed):
+        case .randomTopK(let k, let seed):
             return Sampler(mode: .topK(k), temperature: temperature, minimumRelativeProbability: minimum, seed: seed ?? .random(in: .min ... .max))
-        case .probabilityThreshold(let p, let seed):
+        case .randomProbabilityThreshold(let p, let seed):
             return Sampler(mode: .topP(p), temperature: temperature, minimumRelativeProbability: minimum, seed: seed ?? .random(in: .min ... .max))
         case nil:
             return Sampler(mode: .topP(0.9), temperature: temperature, minimumRelativeProbability: minimum, seed: .random(in: .min ... .max))

@@ -105,7 +105,8 @@ extension Transcript {
     public struct ToolDefinition: Sendable, Equatable, Codable {
         public var name: String
         public var description: String
-        var parameters: GenerationSchema
+        /// The schema of the arguments.
+        public var parameters: GenerationSchema
         /// Whether the model reads the schema of the arguments (it is enforced either way).
         var includesSchema: Bool
 

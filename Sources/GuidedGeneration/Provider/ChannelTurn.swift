@@ -1,0 +1,123 @@
+import Foundation
+
+/// One turn of a ``LanguageModel`` read from its channel: the response text by segment (parsed
+/// as it grows, for snapshots), the tool calls by id in the order they opened, and the last
+/// token totals reported.
+struct ChannelTurn {
+    typealias Channel = LanguageModelExecutorGenerationChannel
+
+    /// The response's segments, in order, each with its text.
+    private(set) var segments: [(id: String, text: String)] = []
+    /// The tool calls, in the order they opened.
+    private(set) var calls: [(id: String, name: String, arguments: String)] = []
+    /// The latest totals per entry kind (response, reasoning, tool calls).
+    private var usages: [String: LanguageModelSession.Usage] = [:]
+    /// Tokens the text and argument fragments counted, for models that report no usage.
+    private var fragmentTokens = 0
+    private var reasoningTokens = 0
+    private var text: TextAccumulator
+    private let isJSON: Bool
+
+    init(json: Bool) {
+        isJSON = json
+        text = TextAccumulator(json: json)
+    }
+
+    /// The response text: its segments one after another.
+    var responseText: String { segments.map(\.text).joined() }
+
+    /// The turn's token totals: those reported, else those the fragments counted.
+    var usage: LanguageModelSession.Usage {
+        if usages.isEmpty {
+            return LanguageModelSession.Usage(
+                input: .init(totalTokenCount: 0, cachedTokenCount: 0),
+                output: .init(totalTokenCount: fragmentTokens + reasoningTokens, reasoningTokenCount: reasoningTokens))
+        }
+        return usages.values.reduce(.zero) { $0.adding($1) }
+    }
+
+    /// Reads an event; returns the new content when the response text changed.
+    mutating func read(_ event: Channel.Event) throws -> GeneratedContent? {
+        switch event.kind {
+        case .response(let response):
+            switch response.action.storage {
+            case .appendText(let fragment):
+                fragmentTokens += fragment.tokenCount
+                return try append(fragment.content, to: fragment.segmentID)
+            case .replaceTextSegment(let replacement):
+                fragmentTokens += replacement.tokenCount
+                return try replace(replacement.content, in: replacement.segmentID)
+            case .updateUsage(let usage):
+                usages["response"] = usage
+            case .updateMetadata:
+                break
+            }
+        case .reasoning(let reasoning):
+            switch reasoning.action.storage {
+            case .appendText(let fragment): reasoningTokens += fragment.tokenCount
+            case .replaceTextSegment(let replacement): reasoningTokens += replacement.tokenCount
+            case .updateSignature(_, let tokenCount): reasoningTokens += tokenCount
+            case .updateUsage(let usage): usages["reasoning"] = usage
+            case .updateMetadata: break
+            }
+        case .toolCalls(let toolCalls):
+            switch toolCalls.action.storage {
+            case .toolCall(let call):
+                if !calls.contains(where: { $0.id == call.id }) { calls.append((call.id, call.name, "")) }
+                if case .appendArguments(let fragment) = call.action.storage, let index = calls.firstIndex(where: { $0.id == call.id }) {
+                    calls[index].arguments += fragment.content
+                    fragmentTokens += fragment.tokenCount
+                }
+            case .removeToolCall(let id):
+                calls.removeAll { $0.id == id }
+            case .updateUsage(let usage):
+                usages["toolCalls"] = usage
+            case .updateMetadata:
+                break
+            }
+        }
+        return nil
+    }
+
+    /// The complete response: the JSON value, or the text.
+    mutating func finishedContent() throws -> GeneratedContent {
+        try text.finishedContent()
+    }
+
+    private mutating func append(_ content: String, to segmentID: String?) throws -> GeneratedContent? {
+        if let segmentID, !segmentID.isEmpty, segments.last?.id != segmentID {
+            if let index = segments.firstIndex(where: { $0.id == segmentID }) {
+                segments[index].text += content
+                return try reparse()
+            }
+            segments.append((segmentID, content))
+        } else if segments.isEmpty {
+            segments.append((segmentID ?? UUID().uuidString, content))
+        } else {
+            segments[segments.count - 1].text += content
+        }
+        // Text added at the end is parsed on from where the parser stopped.
+        try text.append(Array(content.utf8))
+        return try snapshot()
+    }
+
+    private mutating func replace(_ content: String, in segmentID: String?) throws -> GeneratedContent? {
+        if let index = segments.lastIndex(where: { segmentID == nil || segmentID == "" || $0.id == segmentID }) {
+            segments[index].text = content
+        } else {
+            segments.append((segmentID ?? UUID().uuidString, content))
+        }
+        return try reparse()
+    }
+
+    /// Parses the whole text again, after a change before its end.
+    private mutating func reparse() throws -> GeneratedContent? {
+        text = TextAccumulator(json: isJSON)
+        try text.append(Array(responseText.utf8))
+        return try snapshot()
+    }
+
+    private mutating func snapshot() throws -> GeneratedContent? {
+        try text.snapshot()
+    }
+}
