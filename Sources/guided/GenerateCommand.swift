@@ -9,7 +9,10 @@ struct GenerateCommand {
     var schemaPath: String?
     var prompt: String
     var instructions: String?
+    /// A GGUF file, or with ``endpoint`` the name of the served model.
     var modelPath: String?
+    /// The API root of an OpenAI-compatible server to run on instead of a local model.
+    var endpoint: URL?
     var options = GenerationOptions()
     var stream = false
     var showsStatistics = false
@@ -38,6 +41,12 @@ struct GenerateCommand {
             case "--schema" where needsSchema: schemaPath = try value(argument)
             case "--instructions": instructions = try value(argument)
             case "--model": modelPath = try value(argument)
+            case "--endpoint":
+                let text = try value(argument)
+                guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                    throw .usage("--endpoint needs an http or https URL, not '\(text)'")
+                }
+                endpoint = url
             case "--greedy", "--top-k", "--top-p":
                 guard mode == nil else { throw .usage("choose one of --greedy, --top-k and --top-p") }
                 mode = argument
@@ -64,18 +73,24 @@ struct GenerateCommand {
         }
         guard let prompt else { throw .usage("missing PROMPT") }
         if needsSchema, schemaPath == nil { throw .usage("generate needs --schema FILE") }
+        if endpoint != nil, modelPath == nil { throw .usage("--endpoint needs --model NAME, the served model") }
         self.prompt = prompt
     }
 
     func run() async throws(CommandError) {
         let schema = try schemaPath.map { path throws(CommandError) in try Self.readSchema(path, lenient: isLenient) }
-        let model = modelPath.map { SystemLanguageModel(modelPath: $0) } ?? .default
-        do {
-            try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
-        } catch {
-            throw .modelUnavailable((error as? LanguageModelSession.GenerationError).map(Self.message) ?? "\(error)")
+        let session: LanguageModelSession
+        if let endpoint, let name = modelPath {
+            session = LanguageModelSession(model: OpenAICompatibleLanguageModel(baseURL: endpoint, model: name), instructions: instructions)
+        } else {
+            let model = modelPath.map { SystemLanguageModel(modelPath: $0) } ?? .default
+            do {
+                try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            } catch {
+                throw .modelUnavailable((error as? LanguageModelSession.GenerationError).map(Self.message) ?? "\(error)")
+            }
+            session = LanguageModelSession(model: model, instructions: instructions)
         }
-        let session = LanguageModelSession(model: model, instructions: instructions)
         do {
             if let schema {
                 if stream {

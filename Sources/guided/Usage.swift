@@ -15,6 +15,9 @@ enum Usage {
               Answer PROMPT with text (on a terminal, as it is written).
           options: --instructions TEXT, --model GGUF, --greedy | --top-k K | --top-p P, --seed N,
                    --temperature T, --max-tokens N, --stream, --stats
+                   --endpoint URL --model NAME   run on an OpenAI-compatible server (vLLM,
+                                llama-server, Ollama, guided serve) at URL (its /v1 root), the
+                                key from $GUIDED_API_KEY; the value is still checked here
 
           parse [--stream] [--chunk-size N] FILE
               Parse JSON from FILE ('-' for standard input) and print it as compact JSON.

@@ -159,8 +159,8 @@ struct ReplayExecutor: LanguageModelExecutor {
         do {
             _ = try await session.respond(to: "Hi")
             Issue.record("no error")
-        } catch LanguageModelError.rateLimited(let payload) {
-            #expect(payload.debugDescription == "slow down")
+        } catch LanguageModelSession.GenerationError.rateLimited(let context) {
+            #expect(context.debugDescription == "slow down")
         }
         #expect(!session.isResponding)
     }

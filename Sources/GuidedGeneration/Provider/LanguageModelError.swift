@@ -156,3 +156,23 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         }
     }
 }
+
+extension LanguageModelError {
+    /// The session error of the same meaning, for code written against the session's errors;
+    /// `nil` for the errors it has no case for.
+    var generationError: LanguageModelSession.GenerationError? {
+        typealias GenerationError = LanguageModelSession.GenerationError
+        switch self {
+        case .contextSizeExceeded(let payload): return .exceededContextWindowSize(.init(debugDescription: payload.debugDescription))
+        case .rateLimited(let payload): return .rateLimited(.init(debugDescription: payload.debugDescription))
+        case .guardrailViolation(let payload): return .guardrailViolation(.init(debugDescription: payload.debugDescription))
+        case .unsupportedGenerationGuide(let payload): return .unsupportedGuide(.init(debugDescription: payload.debugDescription))
+        case .unsupportedLanguageOrLocale(let payload): return .unsupportedLanguageOrLocale(.init(debugDescription: payload.debugDescription))
+        case .refusal(let payload):
+            let explanation = Transcript.Entry.response(
+                Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: payload.explanation ?? ""))]))
+            return .refusal(GenerationError.Refusal(transcriptEntries: [explanation]), .init(debugDescription: payload.debugDescription))
+        case .unsupportedCapability, .unsupportedTranscriptContent, .timeout: return nil
+        }
+    }
+}

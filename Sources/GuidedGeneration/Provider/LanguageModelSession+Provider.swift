@@ -33,7 +33,13 @@ extension LanguageModelSession {
                 id: UUID(), transcript: Transcript(entries: transcript.entries + entries), enabledTools: enabledTools, schema: request.schema,
                 generationOptions: request.options, contextOptions: ContextOptions(includeSchemaInPrompt: request.includeSchemaInPrompt),
                 metadata: [:])
-            var turn = try await Self.run(turnRequest, on: provider, json: request.schema != nil, cancellation: cancellation, onSnapshot: onSnapshot)
+            var turn: ChannelTurn
+            do {
+                turn = try await Self.run(turnRequest, on: provider, json: request.schema != nil, cancellation: cancellation, onSnapshot: onSnapshot)
+            } catch let error as LanguageModelError {
+                // The errors the session's own API names are thrown as those.
+                throw error.generationError ?? error
+            }
             let usage = turn.usage
             statistics.promptTokens += usage.input.totalTokenCount
             statistics.cachedPromptTokens += usage.input.cachedTokenCount

@@ -1,0 +1,154 @@
+import Foundation
+import PartialJSON
+import Testing
+
+@testable import GuidedGeneration
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The chat-completions client: the request it sends, how it reads a server's event stream, and
+/// what a server's errors become. `GUIDED_LLAMA_SERVER` (the path of llama.cpp's `llama-server`)
+/// adds a run against a real server on the default model.
+@Suite struct OpenAICompatibleModelTests {
+    static func request(schema: GenerationSchema? = nil, tools: [Transcript.ToolDefinition] = [], options: GenerationOptions) -> LanguageModelExecutorGenerationRequest {
+        let transcript = Transcript(entries: [
+            .instructions(Transcript.Instructions(segments: [.text(Transcript.TextSegment(content: "Be brief."))], toolDefinitions: tools)),
+            .prompt(
+                Transcript.Prompt(
+                    segments: [.text(Transcript.TextSegment(content: "A dog"))], responseFormat: schema.map(Transcript.ResponseFormat.init(schema:)))),
+            .toolCalls(Transcript.ToolCalls([Transcript.ToolCall(id: "c1", toolName: "getWeather", arguments: GeneratedContent(properties: ["city": "Oslo"]))])),
+            .toolOutput(Transcript.ToolOutput(id: "c1", toolName: "getWeather", segments: [.text(Transcript.TextSegment(content: "Rain"))])),
+        ])
+        return LanguageModelExecutorGenerationRequest(
+            id: UUID(), transcript: transcript, enabledTools: tools, schema: schema, generationOptions: options, contextOptions: ContextOptions(), metadata: [:])
+    }
+
+    @Test func theRequestCarriesTheSchemaToolsOptionsAndMessages() throws {
+        let tool = Transcript.ToolDefinition(tool: WeatherTool())
+        let body = try ChatCompletionsRequest.body(
+            for: Self.request(schema: Pet.generationSchema, tools: [tool], options: GenerationOptions(samplingMode: .random(probabilityThreshold: 0.8, seed: 7), temperature: 0.5, maximumResponseTokens: 90)),
+            model: "m")
+        #expect(body["model"]?.stringValue == "m")
+        #expect(body["stream"] == .bool(true))
+        #expect(body["top_p"]?.numberValue?.description == "0.8" && body["seed"]?.numberValue?.description == "7")
+        #expect(body["temperature"]?.numberValue?.description == "0.5" && body["max_tokens"]?.numberValue?.description == "90")
+        let format = try #require(body["response_format"])
+        #expect(format["type"]?.stringValue == "json_schema" && format["json_schema"]?["strict"] == .bool(true))
+        #expect(format["json_schema"]?["schema"]?["properties"]?["age"] != nil)
+        #expect(body["tools"]?.arrayValue?[0]["function"]?["name"]?.stringValue == "getWeather" && body["tool_choice"]?.stringValue == "auto")
+        let roles = body["messages"]?.arrayValue?.compactMap { $0["role"]?.stringValue }
+        #expect(roles == ["system", "user", "assistant", "tool"])
+        let user = body["messages"]?.arrayValue?[1]["content"]?.stringValue ?? ""
+        #expect(user.hasPrefix("A dog") && user.contains("age"), "the schema is described in the prompt when the prompt asks for it")
+        #expect(body["messages"]?.arrayValue?[2]["tool_calls"]?.arrayValue?[0]["function"]?["arguments"]?.stringValue == #"{"city":"Oslo"}"#)
+        #expect(body["messages"]?.arrayValue?[3]["tool_call_id"]?.stringValue == "c1")
+
+        let greedy = try ChatCompletionsRequest.body(for: Self.request(options: GenerationOptions(samplingMode: .greedy, temperature: 0.9)), model: "m")
+        #expect(greedy["temperature"]?.numberValue?.description == "0" && greedy["response_format"] == nil && greedy["tools"] == nil)
+        let required = try ChatCompletionsRequest.body(
+            for: Self.request(tools: [tool], options: GenerationOptions(samplingMode: .random(top: 5), temperature: nil, maximumResponseTokens: nil, toolCallingMode: .required)),
+            model: "m")
+        #expect(required["tool_choice"]?.stringValue == "required" && required["top_k"]?.numberValue?.description == "5")
+    }
+
+    @Test func theEventStreamIsReadWhateverItsPieces() throws {
+        let stream = """
+            : a comment\r
+            data: {"choices":[{"delta":{"role":"assistant","content":"{\\"name\\":"}}]}\r
+            \r
+            data: {"choices":[{"delta":{"content":"\\"Rex\\"}"}}]}
+
+            data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_9","function":{"name":"getWeather","arguments":"{\\"ci"}}]}}]}
+
+            data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"ty\\":\\"Oslo\\"}"}}]}}]}
+
+            data: {"choices":[],"usage":{"prompt_tokens":31,"completion_tokens":9,"prompt_tokens_details":{"cached_tokens":4}}}
+
+            data: [DONE]
+
+
+            """
+        let bytes = Array(stream.utf8)
+        // Every way of cutting the stream in two gives the same events.
+        for cut in stride(from: 0, through: bytes.count, by: 7) {
+            var reader = ChatCompletionsStream()
+            var turn = ChannelTurn(json: true)
+            for event in try reader.read(Data(bytes[..<cut])) + reader.read(Data(bytes[cut...])) + reader.finish() { _ = try turn.read(event) }
+            #expect(turn.responseText == #"{"name":"Rex"}"#)
+            #expect(turn.calls.count == 1)
+            #expect(turn.calls.first?.id == "call_9" && turn.calls.first?.name == "getWeather" && turn.calls.first?.arguments == #"{"city":"Oslo"}"#)
+            #expect(turn.usage.input.totalTokenCount == 31 && turn.usage.input.cachedTokenCount == 4 && turn.usage.output.totalTokenCount == 9)
+        }
+        var refusing = ChatCompletionsStream()
+        _ = try refusing.read(Data((#"data: {"choices":[{"delta":{"refusal":"I cannot help."}}]}"# + "\n\n").utf8))
+        #expect(throws: LanguageModelError.self) { try refusing.finish() }
+        var broken = ChatCompletionsStream()
+        #expect(throws: LanguageModelSession.GenerationError.self) { try broken.read(Data("data: {not json\n\n".utf8)) }
+    }
+
+    @Test func serverErrorsBecomeTheErrorsOfTheirMeaning() {
+        let limited = OpenAICompatibleLanguageModel.Executor.error(status: 429, headers: ["retry-after": "30"], body: Data(#"{"error":{"message":"slow"}}"#.utf8))
+        guard case LanguageModelError.rateLimited(let payload)? = limited as? LanguageModelError else {
+            Issue.record("429 gave \(limited)")
+            return
+        }
+        #expect(payload.resetDate.map { $0.timeIntervalSinceNow > 20 } == true)
+        let context = OpenAICompatibleLanguageModel.Executor.error(
+            status: 400, headers: [:],
+            body: Data(#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","n_prompt_tokens":5000,"n_ctx":4096}}"#.utf8))
+        guard case LanguageModelError.contextSizeExceeded(let size)? = context as? LanguageModelError else {
+            Issue.record("a context error gave \(context)")
+            return
+        }
+        #expect(size.contextSize == 4096 && size.tokenCount == 5000)
+        #expect(LanguageModelError.contextSizeExceeded(size).generationError.map { if case .exceededContextWindowSize = $0 { true } else { false } } == true)
+        let other = OpenAICompatibleLanguageModel.Executor.error(status: 500, headers: [:], body: Data("boom".utf8))
+        #expect((other as? OpenAICompatibleLanguageModel.ServerError)?.message == "boom")
+    }
+
+    /// A session on llama.cpp's server with the default model: typed output or a decoding
+    /// failure naming where, never a wrong value; streamed snapshots; text.
+    @Test func aSessionOnLlamaServer() async throws {
+        guard let server = ProcessInfo.processInfo.environment["GUIDED_LLAMA_SERVER"] else { return }
+        let model = try #require(
+            ProcessInfo.processInfo.environment["GUIDED_CACHE"].map { $0 + "/SmolLM2-135M-Instruct.Q4_1.gguf" }
+                ?? (FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/guided/SmolLM2-135M-Instruct.Q4_1.gguf") as String?)
+        let port = 18_000 + Int.random(in: 0..<2000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: server)
+        process.arguments = ["-m", model, "--port", String(port), "-t", "2", "-c", "4096", "--jinja"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate() }
+        let base = try #require(URL(string: "http://127.0.0.1:\(port)/v1"))
+        var ready = false
+        for _ in 0..<120 where !ready {
+            try await Task.sleep(for: .milliseconds(250))
+            let health = URLRequest(url: base.deletingLastPathComponent().appendingPathComponent("health"))
+            ready = (try? await URLSession.shared.data(for: health)).map { ($0.1 as? HTTPURLResponse)?.statusCode == 200 } ?? false
+        }
+        #expect(ready)
+        let served = OpenAICompatibleLanguageModel(baseURL: base, model: "smollm2", apiKey: nil)
+        let session = LanguageModelSession(model: served, instructions: "Be brief.")
+        let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 300)
+        do {
+            var snapshots = 0
+            for try await _ in session.streamResponse(to: "A friendly dog called Rex", generating: Pet.self, options: greedy) { snapshots += 1 }
+            #expect(snapshots > 3)
+            let entries = Array(session.transcript)
+            guard case .response(let response)? = entries.last, case .structure(let structure)? = response.segments.first else {
+                Issue.record("no structured response in \(entries)")
+                return
+            }
+            let pet = try Pet(structure.content)
+            #expect((0...20).contains(pet.age))
+        } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
+            #expect(!context.debugDescription.isEmpty)
+        }
+        let text = try await session.respond(to: "Say hello.", options: greedy)
+        #expect(!text.content.isEmpty)
+    }
+}
