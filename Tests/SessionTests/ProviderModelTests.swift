@@ -165,6 +165,26 @@ struct ReplayExecutor: LanguageModelExecutor {
         #expect(!session.isResponding)
     }
 
+    @Test func contextOptionsAndMetadataReachTheExecutor() async throws {
+        let model = ReplayModel(turns: [.text("Fine.")])
+        let session = LanguageModelSession(model: model)
+        _ = try await session.respond(to: "Hi", contextOptions: ContextOptions(reasoningLevel: .deep), metadata: ["user": "anna"])
+        let request = try #require(model.log.requests.withLock { $0.first })
+        #expect(request.contextOptions.reasoningLevel == .deep)
+        #expect(request.metadata["user"]?.jsonString == #""anna""#)
+        let pets = ReplayModel(turns: [.text(#"{"name":"Rex","age":3,"tags":[]}"#)])
+        let petSession = LanguageModelSession(model: pets)
+        let pet = try await petSession.respond(to: "A dog", generating: Pet.self, contextOptions: ContextOptions(includeSchemaInPrompt: false))
+        #expect(pet.content.name == "Rex")
+        let petRequest = try #require(pets.log.requests.withLock { $0.first })
+        #expect(petRequest.contextOptions.includeSchemaInPrompt == false)
+        guard case .prompt(let prompt)? = petRequest.transcript.last else {
+            Issue.record("the request does not end with the prompt")
+            return
+        }
+        #expect(prompt.responseFormat == nil)
+    }
+
     @Test func theEmbeddedEnginesExecutorRunsUnderAnotherModel() async throws {
         let reply = #"{"name":"Rex","age":3,"tags":["good","dog"]}"#
         let base = SystemLanguageModel(backend: ScriptedModel(replies: [reply]))

@@ -31,8 +31,9 @@ extension LanguageModelSession {
         while true {
             let turnRequest = LanguageModelExecutorGenerationRequest(
                 id: UUID(), transcript: Transcript(entries: transcript.entries + entries), enabledTools: enabledTools, schema: request.schema,
-                generationOptions: request.options, contextOptions: ContextOptions(includeSchemaInPrompt: request.includeSchemaInPrompt),
-                metadata: [:])
+                generationOptions: request.options,
+                contextOptions: ContextOptions(includeSchemaInPrompt: request.includeSchemaInPrompt, reasoningLevel: request.contextOptions.reasoningLevel),
+                metadata: request.metadata)
             var turn: ChannelTurn
             do {
                 turn = try await Self.run(turnRequest, on: provider, json: request.schema != nil, cancellation: cancellation, onSnapshot: onSnapshot)

@@ -10,6 +10,10 @@ extension LanguageModelSession {
         let schema: GenerationSchema?
         let includeSchemaInPrompt: Bool
         let options: GenerationOptions
+        /// How the model is prompted, for a ``LanguageModel`` that reads it.
+        var contextOptions = ContextOptions()
+        /// What the app attached to the request, for a ``LanguageModel`` that reads it.
+        var metadata: [String: GeneratedContent] = [:]
     }
 
     /// Answers a request: turns of the model, with the tools it calls run between them, until it
