@@ -9,8 +9,8 @@ import Testing
 #endif
 
 /// The chat-completions client: the request it sends, how it reads a server's event stream, and
-/// what a server's errors become. `GUIDED_LLAMA_SERVER` (the path of llama.cpp's `llama-server`)
-/// adds a run against a real server on the default model.
+/// what a server's errors become; and a session on llama.cpp's `llama-server`, the one
+/// `scripts/build-llama-server.sh` builds into the cache folder (or `GUIDED_LLAMA_SERVER`).
 @Suite struct OpenAICompatibleModelTests {
     static func request(schema: GenerationSchema? = nil, tools: [Transcript.ToolDefinition] = [], options: GenerationOptions) -> LanguageModelExecutorGenerationRequest {
         let transcript = Transcript(entries: [
@@ -111,10 +111,12 @@ import Testing
     /// A session on llama.cpp's server with the default model: typed output or a decoding
     /// failure naming where, never a wrong value; streamed snapshots; text.
     @Test func aSessionOnLlamaServer() async throws {
-        guard let server = ProcessInfo.processInfo.environment["GUIDED_LLAMA_SERVER"] else { return }
-        let model = try #require(
-            ProcessInfo.processInfo.environment["GUIDED_CACHE"].map { $0 + "/SmolLM2-135M-Instruct.Q4_1.gguf" }
-                ?? (FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/guided/SmolLM2-135M-Instruct.Q4_1.gguf") as String?)
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["GUIDED_CACHE"] ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/guided"
+        let server = environment["GUIDED_LLAMA_SERVER"] ?? cache + "/llama-server-0.3.36/llama-server"
+        let model = cache + "/SmolLM2-135M-Instruct.Q4_1.gguf"
+        // Without the server (scripts/build-llama-server.sh, which the README's test command runs) or the model, there is nothing to run.
+        guard FileManager.default.isExecutableFile(atPath: server), FileManager.default.fileExists(atPath: model) else { return }
         let port = 18_000 + Int.random(in: 0..<2000)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: server)

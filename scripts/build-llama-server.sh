@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds llama.cpp's llama-server, the OpenAI-compatible server the served-model tests run
+# against, from the source in PyPI's llama-cpp-python sdist, once, into the cache folder
+# ($GUIDED_CACHE, else ~/.cache/guided); prints the binary's path. Needs python3 (with venv), a
+# C++ compiler and the package index; cmake comes from PyPI.
+set -euo pipefail
+version=0.3.36
+cache="${GUIDED_CACHE:-$HOME/.cache/guided}"
+target="$cache/llama-server-$version"
+if [ -x "$target/llama-server" ]; then
+    echo "$target/llama-server"
+    exit 0
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+echo "building llama-server $version from the llama-cpp-python sdist (about 10 minutes on 2 cores)" >&2
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install --quiet cmake scikit-build-core >&2
+"$work/venv/bin/pip" download --quiet --no-deps --no-binary :all: --no-build-isolation "llama-cpp-python==$version" -d "$work" >&2
+tar -xzf "$work/llama_cpp_python-$version.tar.gz" -C "$work"
+source="$work/llama_cpp_python-$version/vendor/llama.cpp"
+"$work/venv/bin/cmake" -S "$source" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON -DLLAMA_CURL=OFF \
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DBUILD_SHARED_LIBS=OFF >&2
+"$work/venv/bin/cmake" --build "$work/build" --target llama-server -j "$(nproc)" >&2
+mkdir -p "$target"
+cp "$work/build/bin/llama-server" "$target/llama-server"
+echo "$target/llama-server"
