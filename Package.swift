@@ -75,7 +75,8 @@ let package = Package(
             linkerSettings: swiftSyntaxLinking
         ),
         .target(name: "GuidedGeneration", dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference", "GuidedGenerationMacros"]),
-        .executableTarget(name: "guided", dependencies: ["PartialJSON", "LlamaInference", "GuidedGeneration"]),
+        .target(name: "GuidedServer", dependencies: ["GuidedGeneration", "PartialJSON"]),
+        .executableTarget(name: "guided", dependencies: ["PartialJSON", "LlamaInference", "GuidedGeneration", "GuidedServer"]),
         .executableTarget(
             name: "guided-bench",
             dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference", "GuidedGeneration"],
@@ -87,6 +88,7 @@ let package = Package(
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration"]),
+        .testTarget(name: "GuidedServerTests", dependencies: ["GuidedServer", "GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GuidedGeneration"]),
         .testTarget(
             name: "GuidedGenerationMacrosTests",

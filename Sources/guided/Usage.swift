@@ -24,6 +24,13 @@ enum Usage {
               --stream          print one line per snapshot as the bytes arrive
               --chunk-size N    with --stream, feed the parser N bytes at a time (default 8)
 
+          serve [--model GGUF] [--host HOST] [--port PORT] [--api-key KEY] [--name NAME]
+                [--max-waiting N]
+              Serve the model over the OpenAI chat-completions API (POST /v1/chat/completions,
+              GET /v1/models, GET /health) on HOST (127.0.0.1) and PORT (8080), schemas and tool
+              arguments enforced while generating. With --api-key (or $GUIDED_API_KEY) requests
+              must bear it; N requests (32) wait while one runs, more get 503.
+
           fetch-model
               Fetch the default model (SmolLM2-135M-Instruct) into $GUIDED_CACHE or ~/.cache/guided,
               if it is not there yet, and print its path.

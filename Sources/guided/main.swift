@@ -14,6 +14,8 @@ do {
     case "respond":
         try await GenerateCommand(arguments: Array(arguments.dropFirst()), needsSchema: false).run()
         status = .success
+    case "serve":
+        try await ServeCommand(arguments: Array(arguments.dropFirst())).run()
     case "fetch-model":
         try FetchModelCommand(arguments: Array(arguments.dropFirst())).run()
         status = .success

@@ -27,24 +27,41 @@ extension SystemLanguageModel: LanguageModel {
             _ = try? model.runtime()
         }
 
-        /// Generates the next entry of the request's transcript: the response, sent as its text
-        /// once complete, or the tool calls the model made, each with its arguments.
+        /// Generates the next entry of the request's transcript: the response, its text sent as
+        /// it is written (the part no later step can take back: in a value, up to the element or
+        /// string being written), or the tool calls the model made, each with its arguments.
+        /// Cancelling the task stops the generation at the next token.
         public func respond(
             to request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
             let runtime = try model.runtime()
             let hasTools = !request.enabledToolDefinitions.isEmpty
             let grammar = try LanguageModelSession.grammar(
-                answer: request.schema, tools: hasTools ? request.enabledToolDefinitions : nil, runtime: runtime)
+                answer: request.schema, tools: hasTools ? request.enabledToolDefinitions : nil,
+                requiresCall: request.generationOptions.toolCallingMode?.kind == .required, runtime: runtime)
             var entries = request.transcript.entries
             if hasTools, !entries.contains(where: { if case .instructions = $0 { true } else { false } }) {
                 entries.insert(.instructions(Transcript.Instructions(segments: [], toolDefinitions: request.enabledToolDefinitions)), at: 0)
             }
             let messages = ConversationRenderer.messages(of: Transcript(entries: entries))
-            let generator = ResponseGenerator(
+            let cancellation = CancellationFlag()
+            let (deltas, continuation) = AsyncStream<String>.makeStream()
+            var generator = ResponseGenerator(
                 runtime: runtime, cache: cache, prompt: runtime.tokens(ofConversation: messages), grammar: grammar, isToolTurn: hasTools,
-                answerIsText: request.schema == nil, options: request.generationOptions, cancellation: CancellationFlag())
-            let output = try await onDetachedThread { try generator.run { _ in } }
+                answerIsText: request.schema == nil, options: request.generationOptions, cancellation: cancellation)
+            let settled = SettledText(continuation)
+            generator.onSettledText = { settled.advance(to: $0) }
+            let running = generator
+            let output = try await withTaskCancellationHandler {
+                async let output = onDetachedThread {
+                    defer { continuation.finish() }
+                    return try running.run { _ in }
+                }
+                for await delta in deltas { await channel.send(.response(action: .appendText(delta, tokenCount: 0))) }
+                return try await output
+            } onCancel: {
+                cancellation.cancel()
+            }
             let statistics = output.statistics
             if output.isToolCalls {
                 for call in ToolTurnFormat.calls(in: output.content) {
@@ -52,14 +69,52 @@ extension SystemLanguageModel: LanguageModel {
                         .toolCalls(action: .toolCall(id: call.id, name: call.toolName, action: .appendArguments(call.arguments.jsonString, tokenCount: 0))))
                 }
             } else {
-                let text = request.schema == nil ? output.text : output.content.jsonString
-                await channel.send(.response(action: .appendText(text, tokenCount: statistics.responseTokens)))
+                // The rest of the text; a text whose loop was cut before what was already sent
+                // ends where the sent text ends.
+                let text = hasTools && request.schema != nil ? output.content.jsonString : output.text
+                let sent = settled.sent
+                if text.utf8.starts(with: sent.utf8), let rest = String(text.utf8.dropFirst(sent.utf8.count)), !rest.isEmpty {
+                    await channel.send(.response(action: .appendText(rest, tokenCount: 0)))
+                }
             }
             await channel.send(
                 .response(
                     action: .updateUsage(
                         input: .init(totalTokenCount: statistics.promptTokens, cachedTokenCount: statistics.cachedPromptTokens),
                         output: .init(totalTokenCount: statistics.responseTokens, reasoningTokenCount: 0))))
+        }
+    }
+}
+
+/// The text of a response sent so far, as whole characters: each settled prefix that goes
+/// beyond it sends the difference.
+private final class SettledText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sentBytes = 0
+    private var text = ""
+    private let continuation: AsyncStream<String>.Continuation
+
+    init(_ continuation: AsyncStream<String>.Continuation) {
+        self.continuation = continuation
+    }
+
+    var sent: String { lock.withLock { text } }
+
+    func advance(to prefix: ArraySlice<UInt8>) {
+        lock.withLock {
+            var end = prefix.endIndex
+            guard end - prefix.startIndex > sentBytes else { return }
+            // Up to three bytes of a character still being written stay for later.
+            for _ in 0..<4 {
+                guard end - prefix.startIndex > sentBytes else { return }
+                if let delta = String(validating: prefix[(prefix.startIndex + sentBytes)..<end], as: UTF8.self) {
+                    sentBytes = end - prefix.startIndex
+                    text += delta
+                    continuation.yield(delta)
+                    return
+                }
+                end -= 1
+            }
         }
     }
 }

@@ -3,13 +3,13 @@ import Foundation
 /// One turn of a ``LanguageModel`` read from its channel: the response text by segment (parsed
 /// as it grows, for snapshots), the tool calls by id in the order they opened, and the last
 /// token totals reported.
-struct ChannelTurn {
+package struct ChannelTurn {
     typealias Channel = LanguageModelExecutorGenerationChannel
 
     /// The response's segments, in order, each with its text.
-    private(set) var segments: [(id: String, text: String)] = []
+    package private(set) var segments: [(id: String, text: String)] = []
     /// The tool calls, in the order they opened.
-    private(set) var calls: [(id: String, name: String, arguments: String)] = []
+    package private(set) var calls: [(id: String, name: String, arguments: String)] = []
     /// The latest totals per entry kind (response, reasoning, tool calls).
     private var usages: [String: LanguageModelSession.Usage] = [:]
     /// Tokens the text and argument fragments counted, for models that report no usage.
@@ -24,10 +24,10 @@ struct ChannelTurn {
     }
 
     /// The response text: its segments one after another.
-    var responseText: String { segments.map(\.text).joined() }
+    package var responseText: String { segments.map(\.text).joined() }
 
     /// The turn's token totals: those reported, else those the fragments counted.
-    var usage: LanguageModelSession.Usage {
+    package var usage: LanguageModelSession.Usage {
         if usages.isEmpty {
             return LanguageModelSession.Usage(
                 input: .init(totalTokenCount: 0, cachedTokenCount: 0),
@@ -80,7 +80,7 @@ struct ChannelTurn {
     }
 
     /// The complete response: the JSON value, or the text.
-    mutating func finishedContent() throws -> GeneratedContent {
+    package mutating func finishedContent() throws -> GeneratedContent {
         try text.finishedContent()
     }
 

@@ -24,7 +24,7 @@ public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
     }
 
     /// Ends the channel: its reader gets the events sent so far, then `error` or the end.
-    func finish(throwing error: (any Error)? = nil) {
+    package func finish(throwing error: (any Error)? = nil) {
         storage.continuation.finish(throwing: error)
     }
 

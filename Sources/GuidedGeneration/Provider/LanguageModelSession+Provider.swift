@@ -36,7 +36,9 @@ extension LanguageModelSession {
                 metadata: request.metadata)
             var turn: ChannelTurn
             do {
-                turn = try await Self.run(turnRequest, on: provider, json: request.schema != nil, cancellation: cancellation, onSnapshot: onSnapshot)
+                turn = try await provider.turn(turnRequest, json: request.schema != nil, cancellation: cancellation) { turn, content in
+                    if let content, turn.calls.isEmpty { onSnapshot(content) }
+                }
             } catch let error as LanguageModelError {
                 // The errors the session's own API names are thrown as those.
                 throw error.generationError ?? error
@@ -76,39 +78,5 @@ extension LanguageModelSession {
             entries += try await call(calls).map(Transcript.Entry.toolOutput)
             if cancellation.isCancelled { throw CancellationError() }
         }
-    }
-
-    /// Runs one turn: the executor in a task of its own, sending into a channel that this task
-    /// reads until the executor is done.
-    private static func run(
-        _ request: LanguageModelExecutorGenerationRequest, on provider: ProviderModel, json: Bool, cancellation: CancellationFlag,
-        onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
-    ) async throws -> ChannelTurn {
-        let channel = LanguageModelExecutorGenerationChannel()
-        let respond = provider.respond
-        let producer = Task {
-            do {
-                try await respond(request, channel)
-                channel.finish()
-            } catch {
-                channel.finish(throwing: error)
-            }
-        }
-        var turn = ChannelTurn(json: json)
-        do {
-            try await withTaskCancellationHandler {
-                for try await event in channel {
-                    if cancellation.isCancelled { throw CancellationError() }
-                    if let content = try turn.read(event), turn.calls.isEmpty { onSnapshot(content) }
-                }
-            } onCancel: {
-                producer.cancel()
-            }
-        } catch {
-            producer.cancel()
-            throw error
-        }
-        if cancellation.isCancelled || Task.isCancelled { throw CancellationError() }
-        return turn
     }
 }

@@ -1,16 +1,16 @@
 import Foundation
 import Synchronization
 
-/// A ``LanguageModel`` as a session holds it: its capabilities, and its executors, made on first
-/// use and kept by configuration for as long as the session lives.
-struct ProviderModel: Sendable {
-    let capabilities: LanguageModelCapabilities
+/// A ``LanguageModel`` as a session (or a server) holds it: its capabilities, and its executors,
+/// made on first use and kept by configuration for as long as the holder lives.
+package struct ProviderModel: Sendable {
+    package let capabilities: LanguageModelCapabilities
     /// Runs a request on the model's executor.
     let respond: @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
     /// Asks the executor to get ready for a transcript.
     let prewarm: @Sendable (Transcript) -> Void
 
-    init<Model: LanguageModel>(_ model: Model) {
+    package init<Model: LanguageModel>(_ model: Model) {
         let executors = ExecutorStore<Model.Executor>()
         capabilities = model.capabilities
         respond = { request, channel in
@@ -21,6 +21,44 @@ struct ProviderModel: Sendable {
             guard let executor = try? executors.executor(for: model.executorConfiguration) else { return }
             executor.prewarm(model: model, transcript: transcript)
         }
+    }
+}
+
+extension ProviderModel {
+    /// Runs one turn: the executor in a task of its own, sending into a channel that this task
+    /// reads until the executor is done, calling `onRead` after each event with the turn so far
+    /// and the response's new content when the event changed it.
+    package func turn(
+        _ request: LanguageModelExecutorGenerationRequest, json: Bool, cancellation: CancellationFlag,
+        onRead: (_ turn: ChannelTurn, _ content: GeneratedContent?) throws -> Void
+    ) async throws -> ChannelTurn {
+        let channel = LanguageModelExecutorGenerationChannel()
+        let respond = self.respond
+        let producer = Task {
+            do {
+                try await respond(request, channel)
+                channel.finish()
+            } catch {
+                channel.finish(throwing: error)
+            }
+        }
+        var turn = ChannelTurn(json: json)
+        do {
+            try await withTaskCancellationHandler {
+                for try await event in channel {
+                    if cancellation.isCancelled { throw CancellationError() }
+                    let content = try turn.read(event)
+                    try onRead(turn, content)
+                }
+            } onCancel: {
+                producer.cancel()
+            }
+        } catch {
+            producer.cancel()
+            throw error
+        }
+        if cancellation.isCancelled || Task.isCancelled { throw CancellationError() }
+        return turn
     }
 }
 

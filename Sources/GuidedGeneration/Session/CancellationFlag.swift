@@ -2,12 +2,14 @@ import Synchronization
 
 /// Set when the request that runs a generation is cancelled; the generation checks it between
 /// tokens.
-final class CancellationFlag: Sendable {
+package final class CancellationFlag: Sendable {
     private let flag = Atomic<Bool>(false)
 
-    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+    package init() {}
 
-    func cancel() {
+    package var isCancelled: Bool { flag.load(ordering: .relaxed) }
+
+    package func cancel() {
         flag.store(true, ordering: .relaxed)
     }
 }

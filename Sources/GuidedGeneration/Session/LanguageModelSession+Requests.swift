@@ -122,12 +122,15 @@ extension LanguageModelSession {
     }
 
     /// The grammar of a turn: that of `answer`, or with `tools` (even none), that of a turn that
-    /// holds the answer or calls of those tools; `nil` for free text.
-    static func grammar(answer: GenerationSchema?, tools: [Transcript.ToolDefinition]?, runtime: ModelRuntime) throws -> CompiledGrammar? {
+    /// holds the answer or calls of those tools (only calls, with `requiresCall`); `nil` for free
+    /// text.
+    static func grammar(
+        answer: GenerationSchema?, tools: [Transcript.ToolDefinition]?, requiresCall: Bool = false, runtime: ModelRuntime
+    ) throws -> CompiledGrammar? {
         let schema: JSONValue
         do {
             if let tools {
-                schema = try ToolTurnSchema.schema(for: tools, answer: answer?.jsonSchema())
+                schema = try ToolTurnSchema.schema(for: tools, answer: answer?.jsonSchema(), requiresCall: requiresCall)
             } else {
                 guard let answer else { return nil }
                 schema = try answer.jsonSchema()

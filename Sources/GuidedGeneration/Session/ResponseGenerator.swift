@@ -21,6 +21,9 @@ struct ResponseGenerator {
     let answerIsText: Bool
     let options: GenerationOptions
     let cancellation: CancellationFlag
+    /// Called after each token with the bytes of the response that no later step can take back
+    /// (a text answer or a value; never in a tool turn), for those who stream the raw text.
+    var onSettledText: (@Sendable (ArraySlice<UInt8>) -> Void)? = nil
 
     /// What a turn produced.
     struct Output {
@@ -242,6 +245,7 @@ private final class Turn {
         guard accepted == tokens.count else {
             matcher.rollback(accepted)
             for token in generator.cache.tokens.suffix(removed) { matcher.advance(token: token) }
+            try report()
             return
         }
         try cut(keepingBytes: start)
@@ -285,12 +289,14 @@ private final class Turn {
             tokenEnds.append(text.bytes.count)
         }
         let finding = watch.read(text.bytes)
-        try report()
+        // A loop is reported once it is ended (or kept, where the grammar cannot end it there).
+        if finding == nil { try report() }
         return finding
     }
 
     /// Reports the answer when a token changed it.
     private func report() throws {
+        if let onSettledText = generator.onSettledText, !generator.isToolTurn { onSettledText(text.bytes[..<watch.settledCount]) }
         guard var content = try text.snapshot() else { return }
         if generator.isToolTurn {
             guard let answer = ToolTurnFormat.parts(of: content).answer else { return }

@@ -10,8 +10,8 @@ enum ToolTurnSchema {
     static let maximumCalls = 8
 
     /// The schema of a turn; `answer` is the JSON Schema of the answer, `nil` for text. Without
-    /// definitions, the turn can only be the answer.
-    static func schema(for definitions: [Transcript.ToolDefinition], answer: JSONValue?) throws -> JSONValue {
+    /// definitions, the turn can only be the answer; with `requiresCall`, it can only be calls.
+    static func schema(for definitions: [Transcript.ToolDefinition], answer: JSONValue?, requiresCall: Bool = false) throws -> JSONValue {
         var defs = JSONObject()
         var calls: [JSONValue] = []
         for (index, definition) in definitions.enumerated() {
@@ -33,7 +33,9 @@ enum ToolTurnSchema {
             "maxItems": .number(JSONNumber(maximumCalls)),
         ]
         let answerTurn = object([ToolTurnFormat.answerKey: answerSchema])
-        var schema: JSONObject = calls.isEmpty ? answerTurn.objectValue ?? [:] : ["anyOf": .array([object([ToolTurnFormat.callsKey: .object(array)]), answerTurn])]
+        let callsTurn = object([ToolTurnFormat.callsKey: .object(array)])
+        var schema: JSONObject =
+            calls.isEmpty ? answerTurn.objectValue ?? [:] : requiresCall ? callsTurn.objectValue ?? [:] : ["anyOf": .array([callsTurn, answerTurn])]
         schema.append(key: "$defs", value: .object(defs))
         return .object(schema)
     }

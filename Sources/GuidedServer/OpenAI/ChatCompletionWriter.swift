@@ -1,0 +1,68 @@
+import GuidedGeneration
+import PartialJSON
+
+/// The JSON of a chat completion's answers: the whole `chat.completion` object, or the
+/// `chat.completion.chunk` events of a stream, all with the same id, time and model name.
+struct ChatCompletionWriter {
+    let id: String
+    let created: Int
+    let model: String
+
+    /// The assistant message of a turn: its text (or JSON value), or its tool calls.
+    func message(of turn: inout ChannelTurn) throws -> JSONValue {
+        if !turn.calls.isEmpty {
+            let calls = turn.calls.map { call -> JSONValue in
+                .object([
+                    "id": .string(call.id), "type": .string("function"),
+                    "function": .object(["name": .string(call.name), "arguments": .string(call.arguments.isEmpty ? "{}" : call.arguments)]),
+                ])
+            }
+            return .object(["role": .string("assistant"), "content": .null, "tool_calls": .array(calls)])
+        }
+        return .object(["role": .string("assistant"), "content": .string(turn.responseText)])
+    }
+
+    /// Why the turn ended: tool calls, the token limit, or the model's own end.
+    func finishReason(of turn: ChannelTurn, request: ChatCompletionRequest) -> String {
+        if !turn.calls.isEmpty { return "tool_calls" }
+        if let limit = request.generation.generationOptions.maximumResponseTokens, turn.usage.output.totalTokenCount >= limit { return "length" }
+        return "stop"
+    }
+
+    func whole(message: JSONValue, finishReason: String, usage: LanguageModelSession.Usage) -> JSONValue {
+        .object([
+            "id": .string(id), "object": .string("chat.completion"), "created": .number(JSONNumber(created)), "model": .string(model),
+            "choices": .array([.object(["index": .number(0), "message": message, "finish_reason": .string(finishReason)])]),
+            "usage": Self.usage(usage),
+        ])
+    }
+
+    func chunk(delta: JSONObject, finishReason: String? = nil) -> JSONValue {
+        .object([
+            "id": .string(id), "object": .string("chat.completion.chunk"), "created": .number(JSONNumber(created)), "model": .string(model),
+            "choices": .array([.object(["index": .number(0), "delta": .object(delta), "finish_reason": finishReason.map(JSONValue.string) ?? .null])]),
+        ])
+    }
+
+    func usageChunk(_ usage: LanguageModelSession.Usage) -> JSONValue {
+        .object([
+            "id": .string(id), "object": .string("chat.completion.chunk"), "created": .number(JSONNumber(created)), "model": .string(model),
+            "choices": .array([]), "usage": Self.usage(usage),
+        ])
+    }
+
+    /// A server-sent event holding `value`.
+    func event(_ value: JSONValue) -> [UInt8] {
+        Array(("data: " + value.jsonString + "\n\n").utf8)
+    }
+
+    private static func usage(_ usage: LanguageModelSession.Usage) -> JSONValue {
+        let prompt = usage.input.totalTokenCount
+        let completion = usage.output.totalTokenCount
+        return .object([
+            "prompt_tokens": .number(JSONNumber(prompt)), "completion_tokens": .number(JSONNumber(completion)),
+            "total_tokens": .number(JSONNumber(prompt + completion)),
+            "prompt_tokens_details": .object(["cached_tokens": .number(JSONNumber(usage.input.cachedTokenCount))]),
+        ])
+    }
+}

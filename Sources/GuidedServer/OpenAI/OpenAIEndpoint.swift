@@ -1,0 +1,140 @@
+import Foundation
+import GuidedGeneration
+import PartialJSON
+
+/// The OpenAI-compatible API over one ``LanguageModel``, as `guided serve` runs it:
+/// `POST /v1/chat/completions` (whole or streamed as server-sent events; `response_format`
+/// json_schema and json_object, `tools` with arguments of their schemas, `seed`, `temperature`,
+/// `top_p`, `top_k`, `max_tokens`), `GET /v1/models` and `GET /health`. With an API key, every
+/// `/v1` request must bear it. Requests wait for the model in a bounded queue (503 with
+/// `Retry-After` beyond it); a request whose client leaves stops at the next token.
+public struct OpenAIEndpoint: HTTPHandler {
+    private let model: ProviderModel
+    private let name: String
+    private let apiKey: String?
+    private let queue: AdmissionQueue
+
+    /// Serves `model` under `name`; `apiKey`, when given, is required as a bearer token; at most
+    /// `maximumWaiting` requests wait while one runs.
+    public init(model: some LanguageModel, name: String, apiKey: String? = nil, maximumWaiting: Int = 32) {
+        self.model = ProviderModel(model)
+        self.name = name
+        self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        queue = AdmissionQueue(maximumWaiting: maximumWaiting)
+    }
+
+    public func respond(to request: HTTPRequest, writer: ResponseWriter) async {
+        let path = request.path
+        if path == "/health" || path == "/v1/health" {
+            writer.send(.json(#"{"status":"ok"}"#))
+            return
+        }
+        guard path.hasPrefix("/v1/") else {
+            writer.send(ServerErrorBody.response(status: 404, message: "No route for \(request.method) \(path.prefix(200))."))
+            return
+        }
+        if let apiKey, request.header("authorization") != "Bearer \(apiKey)" {
+            writer.send(ServerErrorBody.response(status: 401, message: "A valid API key is required (Authorization: Bearer KEY).", code: "invalid_api_key"))
+            return
+        }
+        switch (request.method, path) {
+        case ("GET", "/v1/models"):
+            let entry: JSONValue = .object([
+                "id": .string(name), "object": .string("model"), "created": .number(JSONNumber(Self.now)), "owned_by": .string("guided"),
+            ])
+            writer.send(.json(JSONValue.object(["object": .string("list"), "data": .array([entry])]).jsonString))
+        case ("POST", "/v1/chat/completions"):
+            await chatCompletion(request, writer: writer)
+        case (_, "/v1/models"), (_, "/v1/chat/completions"):
+            writer.send(ServerErrorBody.response(status: 405, message: "\(request.method) is not allowed on \(path)."))
+        default:
+            writer.send(ServerErrorBody.response(status: 404, message: "No route for \(request.method) \(path.prefix(200))."))
+        }
+    }
+
+    private static var now: Int { Int(Date().timeIntervalSince1970) }
+
+    private func chatCompletion(_ http: HTTPRequest, writer: ResponseWriter) async {
+        let request: ChatCompletionRequest
+        do {
+            request = try ChatCompletionRequest(body: http.body)
+        } catch {
+            writer.send(ServerErrorBody.response(status: 400, message: error.message, code: error.parameter.map { _ in "invalid_parameter" }))
+            return
+        }
+        do {
+            try await queue.enter()
+        } catch is AdmissionQueue.Full {
+            writer.send(ServerErrorBody.response(status: 503, message: "The model is busy; \(queue.maximumWaiting) requests are waiting.", headers: [("Retry-After", "1")]))
+            return
+        } catch {
+            return
+        }
+        defer { queue.leave() }
+        let completion = ChatCompletionWriter(id: "chatcmpl-" + UUID().uuidString, created: Self.now, model: name)
+        if request.stream {
+            await stream(request, completion: completion, writer: writer)
+            return
+        }
+        do {
+            var turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { _, _ in
+                if writer.isClientGone { throw CancellationError() }
+            }
+            let message = try completion.message(of: &turn)
+            writer.send(.json(completion.whole(message: message, finishReason: completion.finishReason(of: turn, request: request), usage: turn.usage).jsonString))
+        } catch {
+            if let response = Self.errorResponse(error) { writer.send(response) }
+        }
+    }
+
+    /// Streams the answer: a first chunk with the role, the text as it settles, then the tool
+    /// calls, the finish reason, the usage when asked for, and `[DONE]`.
+    private func stream(_ request: ChatCompletionRequest, completion: ChatCompletionWriter, writer: ResponseWriter) async {
+        writer.startStream(HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")]))
+        writer.send(chunk: completion.event(completion.chunk(delta: ["role": .string("assistant"), "content": .string("")])))
+        var sent = 0
+        do {
+            var turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { turn, _ in
+                guard turn.calls.isEmpty else { return }
+                let text = turn.responseText.utf8
+                guard text.count > sent, let delta = String(text.dropFirst(sent)) else { return }
+                sent = text.count
+                guard writer.send(chunk: completion.event(completion.chunk(delta: ["content": .string(delta)]))) else { throw CancellationError() }
+            }
+            let message = try completion.message(of: &turn)
+            if let calls = message["tool_calls"]?.arrayValue {
+                let indexed = calls.enumerated().map { index, call -> JSONValue in
+                    var object = call.objectValue ?? [:]
+                    object.members.insert(.init(key: "index", value: .number(JSONNumber(index))), at: 0)
+                    return .object(object)
+                }
+                writer.send(chunk: completion.event(completion.chunk(delta: ["tool_calls": .array(indexed)])))
+            }
+            writer.send(chunk: completion.event(completion.chunk(delta: [:], finishReason: completion.finishReason(of: turn, request: request))))
+            if request.includeUsage { writer.send(chunk: completion.event(completion.usageChunk(turn.usage))) }
+        } catch {
+            guard let response = Self.errorResponse(error) else { return }
+            writer.send(chunk: Array("data: ".utf8) + response.body + Array("\n\n".utf8))
+        }
+        writer.send(chunk: Array("data: [DONE]\n\n".utf8))
+    }
+
+    /// The response that reports an error; `nil` when the client has gone.
+    private static func errorResponse(_ error: any Error) -> HTTPResponse? {
+        switch error {
+        case is CancellationError:
+            return nil
+        case let error as LanguageModelSession.GenerationError:
+            let message = [error.errorDescription, error.failureReason].compactMap { $0 }.joined(separator: " ")
+            switch error {
+            case .exceededContextWindowSize: return ServerErrorBody.response(status: 400, message: message, code: "context_length_exceeded")
+            case .unsupportedGuide: return ServerErrorBody.response(status: 400, message: message, code: "unsupported_schema")
+            case .decodingFailure: return ServerErrorBody.response(status: 400, message: message, code: "response_incomplete")
+            case .concurrentRequests, .rateLimited: return ServerErrorBody.response(status: 503, message: message, headers: [("Retry-After", "1")])
+            default: return ServerErrorBody.response(status: 500, message: message)
+            }
+        default:
+            return ServerErrorBody.response(status: 500, message: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GuidedGeneration
+import GuidedServer
+
+/// `guided serve [--model GGUF] [--host H] [--port P] [--api-key KEY] [--name NAME]
+/// [--max-waiting N]`: the OpenAI-compatible endpoint over a local model, until stopped.
+struct ServeCommand {
+    var modelPath: String?
+    var host = "127.0.0.1"
+    var port = 8080
+    var apiKey = ProcessInfo.processInfo.environment["GUIDED_API_KEY"]
+    var name: String?
+    var maximumWaiting = 32
+
+    init(arguments: [String]) throws(CommandError) {
+        var remaining = arguments[...]
+        func value(_ option: String) throws(CommandError) -> String {
+            guard let value = remaining.popFirst() else { throw .usage("\(option) needs a value") }
+            return value
+        }
+        func number(_ option: String, in range: ClosedRange<Int>) throws(CommandError) -> Int {
+            let text = try value(option)
+            guard let number = Int(text), range.contains(number) else { throw .usage("\(option) needs a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'") }
+            return number
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--model": modelPath = try value(argument)
+            case "--host": host = try value(argument)
+            case "--port": port = try number(argument, in: 0...65535)
+            case "--api-key": apiKey = try value(argument)
+            case "--name": name = try value(argument)
+            case "--max-waiting": maximumWaiting = try number(argument, in: 0...10_000)
+            default: throw .usage("unknown argument '\(argument)' for serve")
+            }
+        }
+    }
+
+    func run() async throws(CommandError) -> Never {
+        let model = modelPath.map { SystemLanguageModel(modelPath: $0) } ?? .default
+        do {
+            try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        } catch {
+            throw .modelUnavailable("\(error)")
+        }
+        let served = name ?? modelPath.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "SmolLM2-135M-Instruct"
+        let endpoint = OpenAIEndpoint(model: model, name: served, apiKey: apiKey, maximumWaiting: maximumWaiting)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(host: host, port: port, handler: endpoint)
+        } catch {
+            throw .unreadable("guided serve: \(error)")
+        }
+        let shown = host.contains(":") ? "[\(host)]" : host
+        FileHandle.standardError.write(Data("serving \(served) on http://\(shown):\(server.port)/v1\(apiKey == nil ? "" : " (API key required)")\n".utf8))
+        while true { try? await Task.sleep(for: .seconds(3600)) }
+    }
+}
