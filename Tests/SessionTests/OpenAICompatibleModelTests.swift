@@ -9,8 +9,7 @@ import Testing
 #endif
 
 /// The chat-completions client: the request it sends, how it reads a server's event stream, and
-/// what a server's errors become; and a session on llama.cpp's `llama-server`, the one
-/// `scripts/build-llama-server.sh` builds into the cache folder (or `GUIDED_LLAMA_SERVER`).
+/// what a server's errors become. Sessions on real servers are in the end-to-end tests.
 @Suite struct OpenAICompatibleModelTests {
     static func request(schema: GenerationSchema? = nil, tools: [Transcript.ToolDefinition] = [], options: GenerationOptions) -> LanguageModelExecutorGenerationRequest {
         let transcript = Transcript(entries: [
@@ -106,51 +105,5 @@ import Testing
         #expect(LanguageModelError.contextSizeExceeded(size).generationError.map { if case .exceededContextWindowSize = $0 { true } else { false } } == true)
         let other = OpenAICompatibleLanguageModel.Executor.error(status: 500, headers: [:], body: Data("boom".utf8))
         #expect((other as? OpenAICompatibleLanguageModel.ServerError)?.message == "boom")
-    }
-
-    /// A session on llama.cpp's server with the default model: typed output or a decoding
-    /// failure naming where, never a wrong value; streamed snapshots; text.
-    @Test func aSessionOnLlamaServer() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let cache = environment["GUIDED_CACHE"] ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/guided"
-        let server = environment["GUIDED_LLAMA_SERVER"] ?? cache + "/llama-server-0.3.36/llama-server"
-        let model = cache + "/SmolLM2-135M-Instruct.Q4_1.gguf"
-        // Without the server (scripts/build-llama-server.sh, which the README's test command runs) or the model, there is nothing to run.
-        guard FileManager.default.isExecutableFile(atPath: server), FileManager.default.fileExists(atPath: model) else { return }
-        let port = 18_000 + Int.random(in: 0..<2000)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: server)
-        process.arguments = ["-m", model, "--port", String(port), "-t", "2", "-c", "4096", "--jinja"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { process.terminate() }
-        let base = try #require(URL(string: "http://127.0.0.1:\(port)/v1"))
-        var ready = false
-        for _ in 0..<120 where !ready {
-            try await Task.sleep(for: .milliseconds(250))
-            let health = URLRequest(url: base.deletingLastPathComponent().appendingPathComponent("health"))
-            ready = (try? await URLSession.shared.data(for: health)).map { ($0.1 as? HTTPURLResponse)?.statusCode == 200 } ?? false
-        }
-        #expect(ready)
-        let served = OpenAICompatibleLanguageModel(baseURL: base, model: "smollm2", apiKey: nil)
-        let session = LanguageModelSession(model: served, instructions: "Be brief.")
-        let greedy = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 300)
-        do {
-            var snapshots = 0
-            for try await _ in session.streamResponse(to: "A friendly dog called Rex", generating: Pet.self, options: greedy) { snapshots += 1 }
-            #expect(snapshots > 3)
-            let entries = Array(session.transcript)
-            guard case .response(let response)? = entries.last, case .structure(let structure)? = response.segments.first else {
-                Issue.record("no structured response in \(entries)")
-                return
-            }
-            let pet = try Pet(structure.content)
-            #expect((0...20).contains(pet.age))
-        } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
-            #expect(!context.debugDescription.isEmpty)
-        }
-        let text = try await session.respond(to: "Say hello.", options: greedy)
-        #expect(!text.content.isEmpty)
     }
 }

@@ -3,9 +3,9 @@ import PartialJSON
 /// A JSON Schema written for a model to read in a prompt: the shape of the value with its
 /// property names in order, types, bounds and descriptions, one property per line, and named
 /// types after the root.
-enum SchemaPromptText {
+package enum SchemaPromptText {
     /// The text for a schema (a JSON Schema document).
-    static func render(_ schema: JSONValue) -> String {
+    package static func render(_ schema: JSONValue) -> String {
         var lines: [String] = []
         if case .string(let title)? = schema.member("title") {
             // In words: a model copies a type name such as `WorkoutPlan` into the values.

@@ -120,5 +120,5 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
 
 extension [Transcript.Segment] {
     /// The segments as text, one per line.
-    var text: String { map(\.text).joined(separator: "\n") }
+    package var text: String { map(\.text).joined(separator: "\n") }
 }

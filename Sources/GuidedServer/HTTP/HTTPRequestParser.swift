@@ -33,7 +33,7 @@ public struct HTTPRequestParser: Sendable {
                 buffer.removeFirst(blank)
                 searched = 0
             }
-            guard let end = headerEnd() else {
+            guard let end = try headerEnd() else {
                 if buffer.count > limits.maximumHeaderBytes { throw .headerTooLarge }
                 return nil
             }
@@ -51,15 +51,17 @@ public struct HTTPRequestParser: Sendable {
         return complete
     }
 
-    /// Where the blank line that ends the header fields begins, when it has arrived.
-    private mutating func headerEnd() -> Int? {
+    /// Where the blank line that ends the header fields begins, when it has arrived; a line
+    /// feed without its carriage return is refused at once.
+    private mutating func headerEnd() throws(HTTPRequestError) -> Int? {
         let limit = min(buffer.count, limits.maximumHeaderBytes + 4)
         var index = max(0, searched - 3)
-        while index + 3 < limit {
-            if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 { return index }
+        while index < limit {
+            if buffer[index] == 10, index == 0 || buffer[index - 1] != 13 { throw .malformed("a line feed without a carriage return") }
+            if index + 3 < limit, buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 { return index }
             index += 1
         }
-        searched = limit
+        searched = max(0, limit - 3)
         return nil
     }
 

@@ -34,12 +34,12 @@ struct ChatCompletionRequest {
         if let count = object["n"], count.numberValue?.text != "1" {
             throw Invalid(message: "Only one choice per request is generated (n = 1).", parameter: "n")
         }
-        let schema = try Self.responseSchema(object["response_format"])
+        let format = try Self.responseSchema(object["response_format"])
         let (tools, toolMode) = try Self.tools(object["tools"], choice: object["tool_choice"])
         let options = try Self.options(object, toolMode: toolMode)
-        let transcript = try Self.transcript(object["messages"], schema: schema, tools: tools)
+        let transcript = try Self.transcript(object["messages"], schema: format?.0, document: format?.1, tools: tools)
         generation = LanguageModelExecutorGenerationRequest(
-            id: UUID(), transcript: transcript, enabledTools: toolMode == .disallowed ? [] : tools, schema: schema, generationOptions: options,
+            id: UUID(), transcript: transcript, enabledTools: toolMode == .disallowed ? [] : tools, schema: format?.0, generationOptions: options,
             contextOptions: ContextOptions(), metadata: [:])
     }
 
@@ -65,9 +65,9 @@ struct ChatCompletionRequest {
         return integer
     }
 
-    /// The schema of `response_format`: that of `json_schema`, any object for `json_object`, none
-    /// for `text`.
-    private static func responseSchema(_ format: JSONValue?) throws(Invalid) -> GenerationSchema? {
+    /// The schema of `response_format` and its document as sent: that of `json_schema`, any
+    /// object for `json_object`, none for `text`.
+    private static func responseSchema(_ format: JSONValue?) throws(Invalid) -> (GenerationSchema, JSONValue)? {
         guard let format, !format.isNull else { return nil }
         let type = format["type"]?.stringValue
         let document: JSONValue
@@ -80,12 +80,13 @@ struct ChatCompletionRequest {
             guard let schema = format["json_schema"]?["schema"], schema.objectValue != nil || schema.boolValue != nil else {
                 throw Invalid(message: "'response_format.json_schema.schema' must be a JSON Schema.", parameter: "response_format.json_schema.schema")
             }
-            document = format["json_schema"]?["name"]?.stringValue.map { named(schema, $0) } ?? schema
+            document = schema
         default:
             throw Invalid(message: "'response_format.type' must be text, json_object or json_schema.", parameter: "response_format.type")
         }
         do {
-            return try GenerationSchema(jsonSchema: document)
+            let named = format["json_schema"]?["name"]?.stringValue.map { Self.named(document, $0) } ?? document
+            return (try GenerationSchema(jsonSchema: named), document)
         } catch {
             throw Invalid(message: "The schema of 'response_format' is not supported: \(error)", parameter: "response_format.json_schema.schema")
         }
@@ -171,7 +172,9 @@ struct ChatCompletionRequest {
 
     /// The messages as a transcript; the last user message carries the response format, so
     /// that the prompt describes the schema.
-    private static func transcript(_ value: JSONValue?, schema: GenerationSchema?, tools: [Transcript.ToolDefinition]) throws(Invalid) -> Transcript {
+    private static func transcript(
+        _ value: JSONValue?, schema: GenerationSchema?, document: JSONValue?, tools: [Transcript.ToolDefinition]
+    ) throws(Invalid) -> Transcript {
         guard let list = value?.arrayValue, !list.isEmpty else { throw Invalid(message: "'messages' must be a non-empty array.", parameter: "messages") }
         var instructions: [String] = []
         var entries: [Transcript.Entry] = []
@@ -214,7 +217,10 @@ struct ChatCompletionRequest {
                 throw Invalid(message: "'\(path).role' must be system, developer, user, assistant or tool.", parameter: path + ".role")
             }
         }
-        if let schema, let last = entries.lastIndex(where: { if case .prompt = $0 { true } else { false } }), case .prompt(var prompt) = entries[last] {
+        // The prompt describes the schema, unless the client wrote this engine's description.
+        if let schema, let document, let last = entries.lastIndex(where: { if case .prompt = $0 { true } else { false } }),
+            case .prompt(var prompt) = entries[last], !prompt.segments.text.contains(SchemaPromptText.render(document))
+        {
             prompt.responseFormat = Transcript.ResponseFormat(schema: schema)
             entries[last] = .prompt(prompt)
         }

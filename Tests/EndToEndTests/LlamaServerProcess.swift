@@ -1,0 +1,43 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// llama.cpp's `llama-server` on the default GGUF, on a free port, as the README's test command
+/// builds it into the cache folder (`scripts/build-llama-server.sh`), or `GUIDED_LLAMA_SERVER`.
+struct LlamaServerProcess {
+    let process: Process
+    /// The API root, `http://127.0.0.1:PORT/v1`.
+    let base: URL
+
+    /// Starts the server and waits until it answers; `nil` when the server or the model is not
+    /// there (nothing to run).
+    static func start() async throws -> LlamaServerProcess? {
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["GUIDED_CACHE"] ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/guided"
+        let server = environment["GUIDED_LLAMA_SERVER"] ?? cache + "/llama-server-0.3.36/llama-server"
+        let model = cache + "/SmolLM2-135M-Instruct.Q4_1.gguf"
+        guard FileManager.default.isExecutableFile(atPath: server), FileManager.default.fileExists(atPath: model) else { return nil }
+        let port = 18_000 + Int.random(in: 0..<2000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: server)
+        process.arguments = ["-m", model, "--port", String(port), "-t", "2", "-c", "4096", "--jinja"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard let base = URL(string: "http://127.0.0.1:\(port)/v1") else { return nil }
+        let started = LlamaServerProcess(process: process, base: base)
+        let health = URLRequest(url: base.deletingLastPathComponent().appendingPathComponent("health"))
+        for _ in 0..<240 {
+            if (try? await URLSession.shared.data(for: health)).map({ ($0.1 as? HTTPURLResponse)?.statusCode == 200 }) == true { return started }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        started.stop()
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "llama-server did not become ready"])
+    }
+
+    func stop() {
+        process.terminate()
+    }
+}

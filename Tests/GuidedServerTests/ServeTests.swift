@@ -1,0 +1,125 @@
+import Foundation
+import GuidedGeneration
+import GuidedServer
+import PartialJSON
+import Testing
+
+/// `guided serve`'s endpoint over the default model, on a free port, spoken to over plain
+/// sockets: answers whole and streamed, tools, the limits, the key, the queue and a client that
+/// leaves.
+@Suite(.serialized) struct ServeTests {
+    static func requireModel() throws -> SystemLanguageModel {
+        let model = SystemLanguageModel.default
+        try #require(model.isAvailable, "the default model is missing: run `swift run -c release guided fetch-model` first")
+        return model
+    }
+
+    static let cat = #"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0,"maximum":20},"toys":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":3}},"required":["name","age","toys"],"additionalProperties":false}"#
+
+    static func body(stream: Bool, extra: String = "") -> String {
+        #"{"model":"m","stream":\#(stream),"temperature":0,"max_tokens":200,"messages":[{"role":"system","content":"You describe cats."},{"role":"user","content":"A cat called Tom."}],"response_format":{"type":"json_schema","json_schema":{"name":"cat","schema":\#(cat)}}\#(extra)}"#
+    }
+
+    /// The body of a whole response (after the blank line).
+    static func body(of response: String) -> String {
+        response.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+    }
+
+    @Test func wholeAndStreamedAnswersAreTheSameValueOfTheSchema() throws {
+        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2"))
+        defer { server.stop() }
+        let whole = try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: false)))
+        #expect(whole.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        let completion = try JSONValue(parsing: Self.body(of: whole))
+        #expect(completion["object"]?.stringValue == "chat.completion")
+        #expect(completion["choices"]?.arrayValue?.first?["finish_reason"]?.stringValue == "stop")
+        let content = try #require(completion["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue)
+        let value = try JSONValue(parsing: content)
+        #expect(value["name"]?.stringValue != nil && (value["toys"]?.arrayValue?.count ?? 0) >= 1)
+        #expect((completion["usage"]?["completion_tokens"]?.numberValue.flatMap { try? $0.intValue() } ?? 0) > 0)
+
+        let streamed = try RawClient.exchange(
+            port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: true, extra: #","stream_options":{"include_usage":true}"#)))
+        #expect(streamed.contains("Transfer-Encoding: chunked") && streamed.contains("text/event-stream"))
+        // The chunks' payloads, in order: each `data:` line's JSON.
+        let events = streamed.utf8.split(separator: 10).map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+        #expect(events.last == "[DONE]")
+        var text = ""
+        var reasons: [String] = []
+        var usage: JSONValue?
+        for event in events.dropLast() {
+            let chunk = try JSONValue(parsing: event)
+            if let delta = chunk["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue { text += delta }
+            if let reason = chunk["choices"]?.arrayValue?.first?["finish_reason"]?.stringValue { reasons.append(reason) }
+            if let found = chunk["usage"], !found.isNull { usage = found }
+        }
+        #expect(events.count > 5)
+        #expect(text == content)
+        #expect(reasons == ["stop"])
+        #expect(usage?["completion_tokens"] != nil)
+    }
+
+    @Test func toolsAreCalledWithArgumentsOfTheirSchema() throws {
+        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2"))
+        defer { server.stop() }
+        let body = #"{"messages":[{"role":"user","content":"What is the weather in Paris?"}],"temperature":0,"tool_choice":"required","tools":[{"type":"function","function":{"name":"getWeather","description":"The weather of a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}]}"#
+        let response = try JSONValue(parsing: Self.body(of: try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", body))))
+        let choice = try #require(response["choices"]?.arrayValue?.first)
+        #expect(choice["finish_reason"]?.stringValue == "tool_calls")
+        let call = try #require(choice["message"]?["tool_calls"]?.arrayValue?.first)
+        #expect(call["function"]?["name"]?.stringValue == "getWeather")
+        let arguments = try JSONValue(parsing: try #require(call["function"]?["arguments"]?.stringValue))
+        #expect(arguments["city"]?.stringValue != nil)
+    }
+
+    @Test func badRequestsGetTheirStatusAndAJSONError() throws {
+        let server = try HTTPServer(
+            port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2", apiKey: "secret"),
+            limits: HTTPLimits(maximumHeaderBytes: 2048, maximumBodyBytes: 4096), timeouts: HTTPServer.Timeouts(request: 1, idle: 5, send: 5))
+        defer { server.stop() }
+        let key = "Authorization: Bearer secret\r\n"
+        func status(_ request: String) throws -> String {
+            String(decoding: try RawClient.exchange(port: server.port, request).utf8.prefix { $0 != 13 }, as: UTF8.self)
+        }
+        #expect(try status("GET /health HTTP/1.1\r\nConnection: close\r\n\r\n") == "HTTP/1.1 200 OK")
+        #expect(try status("GET /v1/models HTTP/1.1\r\nConnection: close\r\n\r\n") == "HTTP/1.1 401 Unauthorized")
+        #expect(try status("GET /v1/models HTTP/1.1\r\nConnection: close\r\n\(key)\r\n") == "HTTP/1.1 200 OK")
+        #expect(try status("GET /v1/other HTTP/1.1\r\nConnection: close\r\n\(key)\r\n") == "HTTP/1.1 404 Not Found")
+        #expect(try status("DELETE /v1/models HTTP/1.1\r\nConnection: close\r\n\(key)\r\n") == "HTTP/1.1 405 Method Not Allowed")
+        #expect(try status("GET / HTTP/1.1\r\nX: \(String(repeating: "a", count: 3000))\r\n\r\n") == "HTTP/1.1 431 Request Header Fields Too Large")
+        #expect(try status(RawClient.post("/v1/chat/completions", String(repeating: " ", count: 5000), headers: key)) == "HTTP/1.1 413 Content Too Large")
+        #expect(try status(RawClient.post("/v1/chat/completions", "{\"messages\":", headers: key)) == "HTTP/1.1 400 Bad Request")
+        // A request that stops arriving.
+        #expect(try status("POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 10\r\n\r\n{") == "HTTP/1.1 408 Request Timeout")
+        // A schema the engine cannot enforce is refused by name.
+        let lookahead = #"{"messages":[{"role":"user","content":"x"}],"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"string","pattern":"^(?=a)b$"}}}}"#
+        let refused = try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", lookahead, headers: key))
+        #expect(refused.hasPrefix("HTTP/1.1 400"))
+        let error = try JSONValue(parsing: Self.body(of: refused))
+        #expect(error["error"]?["message"]?.stringValue?.contains("pattern") == true, "\(refused)")
+        #expect(error["error"]?["type"]?.stringValue == "invalid_request_error")
+    }
+
+    /// One request runs while none may wait: a second gets 503 with Retry-After; once the first
+    /// client leaves mid-stream, its generation stops and the model takes requests again.
+    @Test func aFullQueueRefusesAndALeavingClientFreesTheModel() throws {
+        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2", maximumWaiting: 0))
+        defer { server.stop() }
+        let long = #"{"stream":true,"temperature":0,"max_tokens":4000,"messages":[{"role":"user","content":"Count from one to one thousand in words, one number per line."}]}"#
+        let first = try RawClient(port: server.port)
+        first.send(RawClient.post("/v1/chat/completions", long))
+        #expect(first.receive(until: "\"content\":\"", seconds: 60).contains("text/event-stream"))
+        let busy = try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: false)))
+        #expect(busy.hasPrefix("HTTP/1.1 503"))
+        #expect(busy.contains("Retry-After: 1"))
+        first.close()
+        // The stream would run for 4,000 tokens (half a minute and more); the server stops it at
+        // the next token, so the model is free again well within ten seconds.
+        var answered = ""
+        for _ in 0..<100 where !answered.hasPrefix("HTTP/1.1 200") {
+            Thread.sleep(forTimeInterval: 0.1)
+            answered = try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: false)))
+        }
+        #expect(answered.hasPrefix("HTTP/1.1 200"))
+    }
+}
