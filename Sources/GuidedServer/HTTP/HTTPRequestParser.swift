@@ -34,7 +34,8 @@ public struct HTTPRequestParser: Sendable {
                 searched = 0
             }
             guard let end = try headerEnd() else {
-                if buffer.count > limits.maximumHeaderBytes { throw .headerTooLarge }
+                // Refused once the whole window in which the end may lie has been searched.
+                if buffer.count >= limits.maximumHeaderBytes + 4 { throw .headerTooLarge }
                 return nil
             }
             guard end <= limits.maximumHeaderBytes else { throw .headerTooLarge }
