@@ -56,7 +56,8 @@ def run(port, index, results):
                 line = line.decode().strip()
                 if not line.startswith("data: ") or line == "data: [DONE]":
                     continue
-                delta = json.loads(line[6:])["choices"][0]["delta"].get("content") if json.loads(line[6:])["choices"] else None
+                choices = json.loads(line[6:])["choices"]
+                delta = choices[0]["delta"].get("content") if choices else None
                 if delta:
                     record.setdefault("first", time.perf_counter() - started)
                     text += delta

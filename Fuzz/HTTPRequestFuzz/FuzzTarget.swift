@@ -1,16 +1,10 @@
 // The libFuzzer target for the HTTP request parser of `guided serve`, built by
-// scripts/fuzz-http-request.sh together with Sources/GuidedServer/HTTP. For every input it
+// `scripts/fuzz.sh http-request` together with Sources/GuidedServer/HTTP. For every input it
 // checks that:
 // - parsing never crashes, and ends in requests, a wait for more bytes, or a typed error;
 // - the outcome is the same fed all at once, byte by byte, and in a chunking chosen from the
 //   input's hash;
 // - no request exceeds the limits (header count, body size).
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct Outcome: Equatable {
     var requests: [HTTPRequest]
@@ -41,24 +35,10 @@ func parse(_ bytes: UnsafeBufferPointer<UInt8>, cuts: [Int]) -> Outcome {
     return outcome
 }
 
-func violation(_ message: String) -> Never {
-    print("invariant violated: \(message)")
-    abort()
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-    var cuts: [Int] = []
-    var position = 0
-    while size > 0 {
-        hash = hash &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        position += Int(hash >> 59) + 1
-        guard position < size else { break }
-        cuts.append(position)
-    }
+    let cuts = chunkCuts(of: bytes)
     let atOnce = parse(bytes, cuts: [])
     guard atOnce == parse(bytes, cuts: cuts), atOnce == parse(bytes, cuts: Array(0..<size)) else {
         violation("the outcome depends on how the bytes arrive")

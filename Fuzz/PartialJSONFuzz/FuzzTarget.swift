@@ -1,15 +1,9 @@
-// The libFuzzer target for PartialJSON, built by scripts/fuzz-partial-json.sh together with the
-// module's sources. For every input it checks that:
+// The libFuzzer target for PartialJSON, built by `scripts/fuzz.sh partial-json` together with
+// the module's sources. For every input it checks that:
 // - parsing never crashes, and an error always carries a position inside the input;
 // - the outcome (value or error) is the same fed all at once, byte by byte, and in a chunking
 //   chosen from the input's hash;
 // - snapshots taken after each chunk are monotone, and the last one equals the final value.
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 enum Outcome: Equatable {
     case value(JSONValue)
@@ -45,25 +39,11 @@ func parse(_ bytes: UnsafeBufferPointer<UInt8>, cuts: [Int], checkSnapshots: Boo
     }
 }
 
-func violation(_ message: String) -> Never {
-    print("invariant violated: \(message)")
-    abort()
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     // The chunking comes from the input itself, so that each input is replayed exactly.
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-    var cuts: [Int] = []
-    var position = 0
-    while size > 0 {
-        hash = hash &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        position += Int(hash >> 60) + 1
-        guard position < size else { break }
-        cuts.append(position)
-    }
+    let cuts = chunkCuts(of: bytes)
     let atOnce = parse(bytes, cuts: [], checkSnapshots: false)
     let chunked = parse(bytes, cuts: cuts, checkSnapshots: true)
     let byteByByte = parse(bytes, cuts: Array(0..<size), checkSnapshots: size <= 128)

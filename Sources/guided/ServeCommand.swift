@@ -49,7 +49,7 @@ struct ServeCommand {
         do {
             server = try HTTPServer(host: host, port: port, handler: endpoint)
         } catch {
-            throw .unreadable("guided serve: \(error)")
+            throw .unreadable("serve: \(error)")
         }
         let shown = host.contains(":") ? "[\(host)]" : host
         FileHandle.standardError.write(Data("serving \(served) on http://\(shown):\(server.port)/v1\(apiKey == nil ? "" : " (API key required)")\n".utf8))

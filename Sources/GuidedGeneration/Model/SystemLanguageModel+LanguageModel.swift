@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension SystemLanguageModel: LanguageModel {
     /// The embedded engine calls tools and enforces schemas while it generates.
@@ -88,28 +89,24 @@ extension SystemLanguageModel: LanguageModel {
 
 /// The text of a response sent so far, as whole characters: each settled prefix that goes
 /// beyond it sends the difference.
-private final class SettledText: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sentBytes = 0
-    private var text = ""
+private final class SettledText: Sendable {
+    private let state = Mutex<(byteCount: Int, text: String)>((0, ""))
     private let continuation: AsyncStream<String>.Continuation
 
     init(_ continuation: AsyncStream<String>.Continuation) {
         self.continuation = continuation
     }
 
-    var sent: String { lock.withLock { text } }
+    var sent: String { state.withLock { $0.text } }
 
     func advance(to prefix: ArraySlice<UInt8>) {
-        lock.withLock {
-            var end = prefix.endIndex
-            guard end - prefix.startIndex > sentBytes else { return }
+        state.withLock { state in
             // Up to three bytes of a character still being written stay for later.
-            for _ in 0..<4 {
-                guard end - prefix.startIndex > sentBytes else { return }
-                if let delta = String(validating: prefix[(prefix.startIndex + sentBytes)..<end], as: UTF8.self) {
-                    sentBytes = end - prefix.startIndex
-                    text += delta
+            var end = prefix.endIndex
+            while end - prefix.startIndex > state.byteCount, prefix.endIndex - end < 4 {
+                if let delta = String(validating: prefix[(prefix.startIndex + state.byteCount)..<end], as: UTF8.self) {
+                    state.byteCount = end - prefix.startIndex
+                    state.text += delta
                     continuation.yield(delta)
                     return
                 }

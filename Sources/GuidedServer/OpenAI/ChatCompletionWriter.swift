@@ -30,25 +30,29 @@ struct ChatCompletionWriter {
     }
 
     func whole(message: JSONValue, finishReason: String, usage: LanguageModelSession.Usage) -> JSONValue {
-        .object([
-            "id": .string(id), "object": .string("chat.completion"), "created": .number(JSONNumber(created)), "model": .string(model),
-            "choices": .array([.object(["index": .number(0), "message": message, "finish_reason": .string(finishReason)])]),
-            "usage": Self.usage(usage),
-        ])
+        envelope(
+            "chat.completion",
+            [
+                "choices": .array([.object(["index": .number(0), "message": message, "finish_reason": .string(finishReason)])]),
+                "usage": Self.usage(usage),
+            ])
     }
 
     func chunk(delta: JSONObject, finishReason: String? = nil) -> JSONValue {
-        .object([
-            "id": .string(id), "object": .string("chat.completion.chunk"), "created": .number(JSONNumber(created)), "model": .string(model),
-            "choices": .array([.object(["index": .number(0), "delta": .object(delta), "finish_reason": finishReason.map(JSONValue.string) ?? .null])]),
-        ])
+        envelope(
+            "chat.completion.chunk",
+            ["choices": .array([.object(["index": .number(0), "delta": .object(delta), "finish_reason": finishReason.map(JSONValue.string) ?? .null])])])
     }
 
     func usageChunk(_ usage: LanguageModelSession.Usage) -> JSONValue {
-        .object([
-            "id": .string(id), "object": .string("chat.completion.chunk"), "created": .number(JSONNumber(created)), "model": .string(model),
-            "choices": .array([]), "usage": Self.usage(usage),
-        ])
+        envelope("chat.completion.chunk", ["choices": .array([]), "usage": Self.usage(usage)])
+    }
+
+    /// An object of the kind `object` with the completion's id, time and model, then `members`.
+    private func envelope(_ object: String, _ members: JSONObject) -> JSONValue {
+        var envelope: JSONObject = ["id": .string(id), "object": .string(object), "created": .number(JSONNumber(created)), "model": .string(model)]
+        envelope.members += members.members
+        return .object(envelope)
     }
 
     /// A server-sent event holding `value`.
