@@ -17,6 +17,7 @@ import Testing
             .prompt(
                 Transcript.Prompt(
                     segments: [.text(Transcript.TextSegment(content: "A dog"))], responseFormat: schema.map(Transcript.ResponseFormat.init(schema:)))),
+            .reasoning(Transcript.Reasoning(segments: [.text(Transcript.TextSegment(content: "Weather first."))])),
             .toolCalls(Transcript.ToolCalls([Transcript.ToolCall(id: "c1", toolName: "getWeather", arguments: GeneratedContent(properties: ["city": "Oslo"]))])),
             .toolOutput(Transcript.ToolOutput(id: "c1", toolName: "getWeather", segments: [.text(Transcript.TextSegment(content: "Rain"))])),
         ])
@@ -43,6 +44,9 @@ import Testing
         #expect(user.hasPrefix("A dog") && user.contains("age"), "the schema is described in the prompt when the prompt asks for it")
         #expect(body["messages"]?.arrayValue?[2]["tool_calls"]?.arrayValue?[0]["function"]?["arguments"]?.stringValue == #"{"city":"Oslo"}"#)
         #expect(body["messages"]?.arrayValue?[3]["tool_call_id"]?.stringValue == "c1")
+        // Reasoning rides on the assistant message after it.
+        #expect(body["messages"]?.arrayValue?[2]["reasoning_content"]?.stringValue == "Weather first.")
+        #expect(body["messages"]?.arrayValue?[1]["reasoning_content"] == nil)
 
         let greedy = try ChatCompletionsRequest.body(for: Self.request(options: GenerationOptions(samplingMode: .greedy, temperature: 0.9)), model: "m")
         #expect(greedy["temperature"]?.numberValue?.description == "0" && greedy["response_format"] == nil && greedy["tools"] == nil)

@@ -19,6 +19,8 @@ struct ReplayModel: LanguageModel {
         case text(String)
         case calls([(name: String, arguments: String)])
         case failure(LanguageModelError)
+        /// Reasoning in two pieces, then a replacement of it and a signature, then the text.
+        case reasoned(String)
     }
 
     let turns: [Turn]
@@ -65,8 +67,15 @@ struct ReplayExecutor: LanguageModelExecutor {
             }
         case .failure(let error):
             throw error
+        case .reasoned(let text):
+            await channel.send(.reasoning(action: .appendText("Two and", segmentID: "r", tokenCount: 2)))
+            await channel.send(.reasoning(action: .appendText(" two", segmentID: "r", tokenCount: 1)))
+            await channel.send(.reasoning(action: .replaceTextSegment("Two and two make four.", segmentID: "r", tokenCount: 2)))
+            await channel.send(.reasoning(action: .updateSignature(Data([1, 2, 3]), tokenCount: 0)))
+            await channel.send(.response(action: .appendText(text, tokenCount: 1)))
         }
-        await channel.send(.response(action: .updateUsage(input: .init(totalTokenCount: 40, cachedTokenCount: 8), output: .init(totalTokenCount: 12, reasoningTokenCount: 0))))
+        let reasoning = if case .reasoned = model.turns[min(index, model.turns.count - 1)] { 5 } else { 0 }
+        await channel.send(.response(action: .updateUsage(input: .init(totalTokenCount: 40, cachedTokenCount: 8), output: .init(totalTokenCount: 12, reasoningTokenCount: reasoning))))
     }
 }
 
@@ -90,6 +99,29 @@ struct ReplayExecutor: LanguageModelExecutor {
         #expect(session.statistics?.responseTokens == 12)
         _ = try await session.respond(to: "Again")
         #expect(session.usage.input.totalTokenCount == 80 && session.usage.input.cachedTokenCount == 16 && session.usage.output.totalTokenCount == 24)
+    }
+
+    /// Reasoning events become a reasoning entry before the response (its text replaced as the
+    /// executor said, with the signature); the response carries the request's usage.
+    @Test func reasoningBecomesAnEntryAndTheResponseCarriesItsUsage() async throws {
+        let model = ReplayModel(turns: [.reasoned("Four.")])
+        let session = LanguageModelSession(model: model)
+        let response = try await session.respond(to: "Two plus two?")
+        #expect(response.content == "Four.")
+        let entries = Array(session.transcript)
+        guard entries.count == 3, case .reasoning(let reasoning) = entries[1], case .response = entries[2] else {
+            Issue.record("no reasoning entry before the response in \(entries)")
+            return
+        }
+        #expect(reasoning.segments.text == "Two and two make four.")
+        #expect(reasoning.segments.first?.id == "r")
+        #expect(reasoning.signature == Data([1, 2, 3]))
+        #expect(Array(response.transcriptEntries).count == 3)
+        #expect(response.usage.input.totalTokenCount == 40 && response.usage.output.totalTokenCount == 12 && response.usage.output.reasoningTokenCount == 5)
+        #expect(response.usage == session.usage)
+        let streamed = try await session.streamResponse(to: "And three plus three?").collect()
+        #expect(streamed.usage == response.usage)
+        #expect(session.usage.output.reasoningTokenCount == 10)
     }
 
     @Test func generableContentStreamsAsSnapshotsAndIsCheckedAgainstTheSchema() async throws {

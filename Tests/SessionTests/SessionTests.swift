@@ -34,6 +34,10 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         #expect(answer.segments.count == 1)
         #expect(!session.isResponding)
         #expect(model.conversations.last == "<|system|>Be brief.<|end|><|user|>Say hello<|end|><|assistant|>")
+        // The response's usage is the request's statistics.
+        let statistics = try #require(session.statistics)
+        #expect(response.usage.input.totalTokenCount == statistics.promptTokens && response.usage.output.totalTokenCount == statistics.responseTokens)
+        #expect(response.usage.output.totalTokenCount > 0 && response.usage == session.usage)
     }
 
     @Test func generableResponseFollowsTheScript() async throws {

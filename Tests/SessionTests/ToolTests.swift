@@ -258,6 +258,7 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
             case .toolCalls: "calls"
             case .toolOutput: "output"
             case .response: "response"
+            case .reasoning: "reasoning"
             }
         }
         #expect(kinds == ["instructions", "prompt", "calls", "output", "response"])

@@ -8,6 +8,10 @@ package struct ChannelTurn {
 
     /// The response's segments, in order, each with its text.
     package private(set) var segments: [(id: String, text: String)] = []
+    /// The reasoning's segments, in order, each with its text.
+    private var reasoningSegments: [(id: String, text: String)] = []
+    private var reasoningSignature: Data?
+    private var reasoningMetadata: [String: GeneratedContent] = [:]
     /// The tool calls, in the order they opened.
     package private(set) var calls: [(id: String, name: String, arguments: String)] = []
     /// The latest totals per entry kind (response, reasoning, tool calls).
@@ -25,6 +29,17 @@ package struct ChannelTurn {
 
     /// The response text: its segments one after another.
     package var responseText: String { segments.map(\.text).joined() }
+
+    /// The reasoning text: its segments one after another.
+    package var reasoningText: String { reasoningSegments.map(\.text).joined() }
+
+    /// What the model reasoned, when it sent any reasoning.
+    package var reasoning: Transcript.Reasoning? {
+        guard !reasoningSegments.isEmpty || reasoningSignature != nil else { return nil }
+        return Transcript.Reasoning(
+            metadata: reasoningMetadata, segments: reasoningSegments.map { .text(Transcript.TextSegment(id: $0.id, content: $0.text)) },
+            signature: reasoningSignature)
+    }
 
     /// The turn's token totals: those reported, else those the fragments counted.
     package var usage: LanguageModelSession.Usage {
@@ -54,11 +69,17 @@ package struct ChannelTurn {
             }
         case .reasoning(let reasoning):
             switch reasoning.action.storage {
-            case .appendText(let fragment): reasoningTokens += fragment.tokenCount
-            case .replaceTextSegment(let replacement): reasoningTokens += replacement.tokenCount
-            case .updateSignature(_, let tokenCount): reasoningTokens += tokenCount
+            case .appendText(let fragment):
+                reasoningTokens += fragment.tokenCount
+                Self.write(fragment.content, into: &reasoningSegments, segment: fragment.segmentID, replacing: false)
+            case .replaceTextSegment(let replacement):
+                reasoningTokens += replacement.tokenCount
+                Self.write(replacement.content, into: &reasoningSegments, segment: replacement.segmentID, replacing: true)
+            case .updateSignature(let signature, let tokenCount):
+                reasoningTokens += tokenCount
+                reasoningSignature = signature
             case .updateUsage(let usage): usages["reasoning"] = usage
-            case .updateMetadata: break
+            case .updateMetadata(let metadata): reasoningMetadata = metadata
             }
         case .toolCalls(let toolCalls):
             switch toolCalls.action.storage {
@@ -82,6 +103,18 @@ package struct ChannelTurn {
     /// The complete response: the JSON value, or the text.
     package mutating func finishedContent() throws -> GeneratedContent {
         try text.finishedContent()
+    }
+
+    /// Adds text to the segment `id` (the last one when `nil` or empty; a new one when there is
+    /// none of that id), or replaces its text.
+    private static func write(_ content: String, into segments: inout [(id: String, text: String)], segment id: String?, replacing: Bool) {
+        let named = id.flatMap { $0.isEmpty ? nil : $0 }
+        let index = named.map { name in segments.lastIndex { $0.id == name } } ?? segments.indices.last
+        if let index {
+            segments[index].text = replacing ? content : segments[index].text + content
+        } else {
+            segments.append((named ?? UUID().uuidString, content))
+        }
     }
 
     private mutating func append(_ content: String, to segmentID: String?) throws -> GeneratedContent? {

@@ -70,18 +70,31 @@ enum ChatCompletionsRequest {
         .number(JSONNumber(String(seed)) ?? 0)
     }
 
+    /// The transcript as messages; reasoning goes with the next assistant message as its
+    /// `reasoning_content`.
     private static func messages(of transcript: Transcript) throws -> [JSONValue] {
         var messages: [JSONValue] = []
+        var reasoning: String?
+        func assistant(_ members: JSONObject) {
+            var message = members
+            if let text = reasoning { message.append(key: "reasoning_content", value: .string(text)) }
+            reasoning = nil
+            messages.append(.object(message))
+        }
         for entry in transcript {
             switch entry {
             case .instructions(let instructions):
                 // The tools go in `tools`; the system message keeps the instructions' text.
                 let text = instructions.segments.text
                 if !text.isEmpty { messages.append(message("system", text)) }
-            case .prompt, .response:
+            case .prompt:
+                if let rendered = ConversationRenderer.message(for: entry, hasTools: false) { messages.append(message(rendered.role.rawValue, rendered.content)) }
+            case .response:
                 if let rendered = ConversationRenderer.message(for: entry, hasTools: false) {
-                    messages.append(message(rendered.role.rawValue, rendered.content))
+                    assistant(["role": .string("assistant"), "content": .string(rendered.content)])
                 }
+            case .reasoning(let entry):
+                reasoning = (reasoning.map { $0 + "\n" } ?? "") + entry.segments.text
             case .toolCalls(let calls):
                 let list = calls.map { call -> JSONValue in
                     .object([
@@ -89,7 +102,7 @@ enum ChatCompletionsRequest {
                         "function": .object(["name": .string(call.toolName), "arguments": .string(call.arguments.jsonString)]),
                     ])
                 }
-                messages.append(.object(["role": .string("assistant"), "content": .null, "tool_calls": .array(list)]))
+                assistant(["role": .string("assistant"), "content": .null, "tool_calls": .array(list)])
             case .toolOutput(let output):
                 messages.append(.object(["role": .string("tool"), "tool_call_id": .string(output.id), "content": .string(output.segments.text)]))
             }

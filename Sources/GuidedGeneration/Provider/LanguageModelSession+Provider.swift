@@ -8,10 +8,11 @@ extension LanguageModelSession {
     func perform(
         _ request: Request, on provider: ProviderModel, transcript: Transcript, cancellation: CancellationFlag,
         onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
-    ) async throws -> (content: GeneratedContent, entries: [Transcript.Entry]) {
+    ) async throws -> Outcome {
         var committed: [Transcript.Entry] = []
         var statistics = GenerationStatistics()
-        defer { endResponding(appending: committed, statistics: statistics) }
+        var usage = Usage.zero
+        defer { endResponding(appending: committed, statistics: statistics, usage: usage) }
         let mode = request.options.toolCallingMode?.kind ?? .allowed
         let enabledTools = mode == .disallowed ? [] : tools.definitions
         if request.schema != nil, !provider.capabilities.contains(.guidedGeneration) {
@@ -43,10 +44,11 @@ extension LanguageModelSession {
                 // The errors the session's own API names are thrown as those.
                 throw error.generationError ?? error
             }
-            let usage = turn.usage
-            statistics.promptTokens += usage.input.totalTokenCount
-            statistics.cachedPromptTokens += usage.input.cachedTokenCount
-            statistics.responseTokens += usage.output.totalTokenCount
+            usage = usage.adding(turn.usage)
+            statistics.promptTokens = usage.input.totalTokenCount
+            statistics.cachedPromptTokens = usage.input.cachedTokenCount
+            statistics.responseTokens = usage.output.totalTokenCount
+            if let reasoning = turn.reasoning { entries.append(.reasoning(reasoning)) }
             guard !turn.calls.isEmpty else {
                 let content = try turn.finishedContent()
                 let segment: Transcript.Segment
@@ -58,7 +60,7 @@ extension LanguageModelSession {
                 }
                 entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment])))
                 committed = entries
-                return (content, entries)
+                return (content, entries, usage)
             }
             let calls = Transcript.ToolCalls(
                 try turn.calls.map { call in

@@ -54,6 +54,9 @@ package enum ConversationRenderer {
             return ConversationMessage(role: .assistant, content: ToolTurnFormat.text(of: calls))
         case .toolOutput(let output):
             return ConversationMessage(role: .user, content: ToolTurnFormat.text(of: [output]))
+        case .reasoning:
+            // Chat templates leave earlier reasoning out of the conversation.
+            return nil
         }
     }
 }

@@ -18,8 +18,8 @@ extension LanguageModelSession {
     /// Answers a prompt with text, with context options and metadata for the model.
     @discardableResult
     nonisolated(nonsending) public func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(), metadata: [String: any ConvertibleToGeneratedContent] = [:]) async throws -> Response<String> {
-        let (content, entries) = try await respond(request(prompt, schema: nil, options: options, contextOptions: contextOptions, metadata: metadata))
-        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request(prompt, schema: nil, options: options, contextOptions: contextOptions, metadata: metadata))
+        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as text, with context options and metadata for the model.
@@ -31,8 +31,8 @@ extension LanguageModelSession {
     @discardableResult
     @_disfavoredOverload
     nonisolated(nonsending) public func respond(to prompt: String, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(), metadata: [String: any ConvertibleToGeneratedContent] = [:]) async throws -> Response<String> {
-        let (content, entries) = try await respond(request(Prompt(prompt), schema: nil, options: options, contextOptions: contextOptions, metadata: metadata))
-        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request(Prompt(prompt), schema: nil, options: options, contextOptions: contextOptions, metadata: metadata))
+        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as text, with context options and metadata for the model.
@@ -44,8 +44,8 @@ extension LanguageModelSession {
     /// Answers a prompt with text, with context options and metadata for the model.
     @discardableResult
     nonisolated(nonsending) public func respond(options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(), metadata: [String: any ConvertibleToGeneratedContent] = [:], @PromptBuilder prompt: () throws -> Prompt) async throws -> Response<String> {
-        let (content, entries) = try await respond(request(try prompt(), schema: nil, options: options, contextOptions: contextOptions, metadata: metadata))
-        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request(try prompt(), schema: nil, options: options, contextOptions: contextOptions, metadata: metadata))
+        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as text, with context options and metadata for the model.
@@ -56,8 +56,8 @@ extension LanguageModelSession {
     /// Answers a prompt with content of a schema, with context options and metadata for the model.
     @discardableResult
     nonisolated(nonsending) public func respond(to prompt: Prompt, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:]) async throws -> Response<GeneratedContent> {
-        let (content, entries) = try await respond(request(prompt, schema: schema, options: options, contextOptions: contextOptions, metadata: metadata))
-        return Response(content: content, rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request(prompt, schema: schema, options: options, contextOptions: contextOptions, metadata: metadata))
+        return Response(content: content, rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as content of a schema, with context options and metadata for the model.
@@ -69,8 +69,8 @@ extension LanguageModelSession {
     @discardableResult
     @_disfavoredOverload
     nonisolated(nonsending) public func respond(to prompt: String, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:]) async throws -> Response<GeneratedContent> {
-        let (content, entries) = try await respond(request(Prompt(prompt), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata))
-        return Response(content: content, rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request(Prompt(prompt), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata))
+        return Response(content: content, rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as content of a schema, with context options and metadata for the model.
@@ -82,8 +82,8 @@ extension LanguageModelSession {
     /// Answers a prompt with content of a schema, with context options and metadata for the model.
     @discardableResult
     nonisolated(nonsending) public func respond(schema: GenerationSchema, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:], @PromptBuilder prompt: () throws -> Prompt) async throws -> Response<GeneratedContent> {
-        let (content, entries) = try await respond(request(try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata))
-        return Response(content: content, rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request(try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata))
+        return Response(content: content, rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as content of a schema, with context options and metadata for the model.
@@ -94,8 +94,8 @@ extension LanguageModelSession {
     /// Answers a prompt with a value of a `Generable` type, with context options and metadata for the model.
     @discardableResult
     nonisolated(nonsending) public func respond<Content: Generable>(to prompt: Prompt, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:]) async throws -> Response<Content> {
-        let (content, entries) = try await respond(request(prompt, schema: Content.generationSchema, options: options, contextOptions: contextOptions, metadata: metadata))
-        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request(prompt, schema: Content.generationSchema, options: options, contextOptions: contextOptions, metadata: metadata))
+        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as snapshots of a `Generable` type, with context options and metadata for the model.
@@ -107,8 +107,8 @@ extension LanguageModelSession {
     @discardableResult
     @_disfavoredOverload
     nonisolated(nonsending) public func respond<Content: Generable>(to prompt: String, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:]) async throws -> Response<Content> {
-        let (content, entries) = try await respond(request(Prompt(prompt), schema: Content.generationSchema, options: options, contextOptions: contextOptions, metadata: metadata))
-        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request(Prompt(prompt), schema: Content.generationSchema, options: options, contextOptions: contextOptions, metadata: metadata))
+        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as snapshots of a `Generable` type, with context options and metadata for the model.
@@ -120,8 +120,8 @@ extension LanguageModelSession {
     /// Answers a prompt with a value of a `Generable` type, with context options and metadata for the model.
     @discardableResult
     nonisolated(nonsending) public func respond<Content: Generable>(generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:], @PromptBuilder prompt: () throws -> Prompt) async throws -> Response<Content> {
-        let (content, entries) = try await respond(request(try prompt(), schema: Content.generationSchema, options: options, contextOptions: contextOptions, metadata: metadata))
-        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request(try prompt(), schema: Content.generationSchema, options: options, contextOptions: contextOptions, metadata: metadata))
+        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as snapshots of a `Generable` type, with context options and metadata for the model.

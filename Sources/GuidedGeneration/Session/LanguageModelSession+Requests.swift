@@ -22,7 +22,7 @@ extension LanguageModelSession {
     /// transcript when it succeeded and the transcript as it was when it failed.
     func perform(
         _ request: Request, transcript: Transcript, cancellation: CancellationFlag, onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
-    ) async throws -> (content: GeneratedContent, entries: [Transcript.Entry]) {
+    ) async throws -> Outcome {
         switch engine {
         case .local(let model):
             try await perform(request, on: model, transcript: transcript, cancellation: cancellation, onSnapshot: onSnapshot)
@@ -35,10 +35,10 @@ extension LanguageModelSession {
     private func perform(
         _ request: Request, on model: SystemLanguageModel, transcript: Transcript, cancellation: CancellationFlag,
         onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
-    ) async throws -> (content: GeneratedContent, entries: [Transcript.Entry]) {
+    ) async throws -> Outcome {
         var committed: [Transcript.Entry] = []
         var statistics: GenerationStatistics?
-        defer { endResponding(appending: committed, statistics: statistics) }
+        defer { endResponding(appending: committed, statistics: statistics, usage: statistics.map(Usage.init)) }
         let runtime = try model.runtime()
         let grammar = try grammar(for: request, allowsCalls: true, runtime: runtime)
         let format = request.includeSchemaInPrompt ? request.schema.map(Transcript.ResponseFormat.init(schema:)) : nil
@@ -68,7 +68,7 @@ extension LanguageModelSession {
                 entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment])))
                 committed = entries
                 statistics = total
-                return (output.content, entries)
+                return (output.content, entries, Usage(total))
             }
             let calls = Transcript.ToolCalls(ToolTurnFormat.calls(in: output.content))
             // Calls made before with the same arguments have their outputs in the transcript
@@ -145,8 +145,12 @@ extension LanguageModelSession {
         }
     }
 
+    /// What a request gave: the final content, the transcript entries it added, and the tokens
+    /// it read and wrote.
+    typealias Outcome = (content: GeneratedContent, entries: [Transcript.Entry], usage: Usage)
+
     /// Answers a request; cancelling the calling task stops it.
-    func respond(_ request: Request) async throws -> (content: GeneratedContent, entries: [Transcript.Entry]) {
+    func respond(_ request: Request) async throws -> Outcome {
         let transcript = try beginResponding()
         let cancellation = CancellationFlag()
         return try await withTaskCancellationHandler {
@@ -170,10 +174,10 @@ extension LanguageModelSession {
         }
         let task = Task {
             do {
-                let (_, entries) = try await self.perform(request, transcript: transcript, cancellation: cancellation) { content in
+                let outcome = try await self.perform(request, transcript: transcript, cancellation: cancellation) { content in
                     continuation.yield(.snapshot(content))
                 }
-                continuation.yield(.finished(entries))
+                continuation.yield(.finished(outcome.entries, outcome.usage))
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)

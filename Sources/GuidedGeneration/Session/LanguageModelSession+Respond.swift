@@ -6,8 +6,8 @@ extension LanguageModelSession {
     @discardableResult
     nonisolated(nonsending) public func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
         let request = Request(prompt: prompt, schema: nil, includeSchemaInPrompt: false, options: options)
-        let (content, entries) = try await respond(request)
-        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request)
+        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Answers a prompt with text.
@@ -15,16 +15,16 @@ extension LanguageModelSession {
     @_disfavoredOverload
     nonisolated(nonsending) public func respond(to prompt: String, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
         let request = Request(prompt: Prompt(prompt), schema: nil, includeSchemaInPrompt: false, options: options)
-        let (content, entries) = try await respond(request)
-        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request)
+        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Answers a prompt with text.
     @discardableResult
     nonisolated(nonsending) public func respond(options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt) async throws -> Response<String> {
         let request = Request(prompt: try prompt(), schema: nil, includeSchemaInPrompt: false, options: options)
-        let (content, entries) = try await respond(request)
-        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request)
+        return Response(content: try String(content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as text, growing with each token.
@@ -47,8 +47,8 @@ extension LanguageModelSession {
     @discardableResult
     nonisolated(nonsending) public func respond(to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()) async throws -> Response<GeneratedContent> {
         let request = Request(prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
-        let (content, entries) = try await respond(request)
-        return Response(content: content, rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request)
+        return Response(content: content, rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Answers a prompt with content of a schema; the content always matches it.
@@ -56,16 +56,16 @@ extension LanguageModelSession {
     @_disfavoredOverload
     nonisolated(nonsending) public func respond(to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()) async throws -> Response<GeneratedContent> {
         let request = Request(prompt: Prompt(prompt), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
-        let (content, entries) = try await respond(request)
-        return Response(content: content, rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request)
+        return Response(content: content, rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Answers a prompt with content of a schema; the content always matches it.
     @discardableResult
     nonisolated(nonsending) public func respond(schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt) async throws -> Response<GeneratedContent> {
         let request = Request(prompt: try prompt(), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
-        let (content, entries) = try await respond(request)
-        return Response(content: content, rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request)
+        return Response(content: content, rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as content of a schema, each snapshot the content so far.
@@ -88,8 +88,8 @@ extension LanguageModelSession {
     @discardableResult
     nonisolated(nonsending) public func respond<Content: Generable>(to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()) async throws -> Response<Content> {
         let request = Request(prompt: prompt, schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
-        let (content, entries) = try await respond(request)
-        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request)
+        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Answers a prompt with a value of a `Generable` type; the value always matches the type's schema, properties in declaration order.
@@ -97,16 +97,16 @@ extension LanguageModelSession {
     @_disfavoredOverload
     nonisolated(nonsending) public func respond<Content: Generable>(to prompt: String, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()) async throws -> Response<Content> {
         let request = Request(prompt: Prompt(prompt), schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
-        let (content, entries) = try await respond(request)
-        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request)
+        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Answers a prompt with a value of a `Generable` type; the value always matches the type's schema, properties in declaration order.
     @discardableResult
     nonisolated(nonsending) public func respond<Content: Generable>(generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt) async throws -> Response<Content> {
         let request = Request(prompt: try prompt(), schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
-        let (content, entries) = try await respond(request)
-        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...])
+        let (content, entries, usage) = try await respond(request)
+        return Response(content: try Self.value(Content.self, from: content), rawContent: content, transcriptEntries: entries[...], usage: usage)
     }
 
     /// Streams the answer to a prompt as snapshots of a `Generable` type's partially generated form, properties filled in declaration order.

@@ -9,6 +9,8 @@ extension LanguageModelSession {
         /// The transcript entries of the request: its prompt, tool calls and outputs, and the
         /// response.
         public let transcriptEntries: ArraySlice<Transcript.Entry>
+        /// The tokens the request read and wrote, over all of its turns.
+        public let usage: LanguageModelSession.Usage
     }
 }
 

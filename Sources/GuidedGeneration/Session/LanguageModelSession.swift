@@ -154,17 +154,12 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// Marks the session free, appending the entries of a completed request.
-    func endResponding(appending entries: [Transcript.Entry], statistics: GenerationStatistics?) {
+    func endResponding(appending entries: [Transcript.Entry], statistics: GenerationStatistics?, usage: Usage?) {
         state.withLock { state in
             state.transcript.entries += entries
             state.isResponding = false
-            if let statistics {
-                state.statistics = statistics
-                state.usage = state.usage.adding(
-                    Usage(
-                        input: .init(totalTokenCount: statistics.promptTokens, cachedTokenCount: statistics.cachedPromptTokens),
-                        output: .init(totalTokenCount: statistics.responseTokens, reasoningTokenCount: 0)))
-            }
+            if let statistics { state.statistics = statistics }
+            if let usage { state.usage = state.usage.adding(usage) }
         }
     }
 }

@@ -1,9 +1,9 @@
 extension LanguageModelSession {
     /// What a generation reports while it runs: each new state of the content, then the
-    /// transcript entries the request added.
+    /// transcript entries the request added and its token totals.
     enum StreamEvent: Sendable {
         case snapshot(GeneratedContent)
-        case finished([Transcript.Entry])
+        case finished([Transcript.Entry], Usage)
     }
 
     /// A response as it is generated: an asynchronous sequence of snapshots, each the whole
@@ -41,7 +41,7 @@ extension LanguageModelSession {
         init(content: GeneratedContent, transcriptEntries: [Transcript.Entry]) {
             let (events, continuation) = AsyncThrowingStream<StreamEvent, any Error>.makeStream()
             continuation.yield(.snapshot(content))
-            continuation.yield(.finished(transcriptEntries))
+            continuation.yield(.finished(transcriptEntries, .zero))
             continuation.finish()
             self.init(events: events)
         }
@@ -104,16 +104,17 @@ extension LanguageModelSession {
             var iterator = events.makeAsyncIterator()
             var last: GeneratedContent?
             var entries: [Transcript.Entry] = []
+            var usage = Usage.zero
             while let event = try await iterator.next() {
                 switch event {
                 case .snapshot(let content): last = content
-                case .finished(let finished): entries = finished
+                case .finished(let finished, let total): (entries, usage) = (finished, total)
                 }
             }
             guard let last else {
                 throw GenerationError.decodingFailure(.init(debugDescription: "The response stream ended without content."))
             }
-            return Response(content: try Content(last), rawContent: last, transcriptEntries: entries[...])
+            return Response(content: try Content(last), rawContent: last, transcriptEntries: entries[...], usage: usage)
         }
     }
 }

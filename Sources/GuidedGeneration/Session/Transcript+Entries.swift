@@ -29,6 +29,26 @@ extension Transcript {
         }
     }
 
+    /// What the model reasoned before it answered or called tools, as far as its provider shows
+    /// it: the text or a summary of it, and a signature that stands for the rest (with a
+    /// signature, the segments may be a partial summary, or empty).
+    public struct Reasoning: Sendable, Equatable, Identifiable, Codable {
+        public var id: String
+        public var segments: [Segment]
+        public var signature: Data?
+        /// What the provider attached to the reasoning.
+        public var metadata: [String: GeneratedContent]
+
+        public init(
+            id: String = UUID().uuidString, metadata: [String: any ConvertibleToGeneratedContent] = [:], segments: [Segment], signature: Data? = nil
+        ) {
+            self.id = id
+            self.segments = segments
+            self.signature = signature
+            self.metadata = metadata.mapValues(\.generatedContent)
+        }
+    }
+
     /// A response of the model.
     public struct Response: Sendable, Equatable, Identifiable, Codable {
         public var id: String

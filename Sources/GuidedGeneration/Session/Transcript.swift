@@ -31,6 +31,8 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
         case toolOutput(ToolOutput)
         /// A response of the model.
         case response(Response)
+        /// What the model reasoned before its response or tool calls.
+        case reasoning(Reasoning)
 
         public var id: String {
             switch self {
@@ -39,6 +41,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
             case .toolCalls(let entry): entry.id
             case .toolOutput(let entry): entry.id
             case .response(let entry): entry.id
+            case .reasoning(let entry): entry.id
             }
         }
 
@@ -49,6 +52,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
             case .toolCalls(let entry): "(Tool calls) " + entry.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ", ")
             case .toolOutput(let entry): "(Tool output: \(entry.toolName)) " + entry.segments.text
             case .response(let entry): "(Response) " + entry.segments.text
+            case .reasoning(let entry): "(Reasoning) " + entry.segments.text
             }
         }
     }

@@ -189,6 +189,9 @@ struct ChatCompletionRequest {
             case "user":
                 entries.append(.prompt(Transcript.Prompt(segments: [.text(.init(content: text ?? ""))])))
             case "assistant":
+                if let reasoning = message["reasoning_content"]?.stringValue, !reasoning.isEmpty {
+                    entries.append(.reasoning(Transcript.Reasoning(segments: [.text(.init(content: reasoning))])))
+                }
                 if let calls = message["tool_calls"], !calls.isNull {
                     guard let list = calls.arrayValue else { throw Invalid(message: "'\(path).tool_calls' must be an array.", parameter: path + ".tool_calls") }
                     var toolCalls: [Transcript.ToolCall] = []

@@ -8,8 +8,19 @@ struct ChatCompletionWriter {
     let created: Int
     let model: String
 
-    /// The assistant message of a turn: its text (or JSON value), or its tool calls.
-    func message(of turn: inout ChannelTurn) throws -> JSONValue {
+    /// The assistant message of a turn: its text (or JSON value), or its tool calls, with the
+    /// model's reasoning when it sent any.
+    func message(of turn: ChannelTurn) -> JSONValue {
+        var message = answer(of: turn)
+        let reasoning = turn.reasoningText
+        if !reasoning.isEmpty, var object = message.objectValue {
+            object.append(key: "reasoning_content", value: .string(reasoning))
+            message = .object(object)
+        }
+        return message
+    }
+
+    private func answer(of turn: ChannelTurn) -> JSONValue {
         if !turn.calls.isEmpty {
             let calls = turn.calls.map { call -> JSONValue in
                 .object([

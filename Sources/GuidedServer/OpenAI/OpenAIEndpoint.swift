@@ -77,10 +77,10 @@ public struct OpenAIEndpoint: HTTPHandler {
             return
         }
         do {
-            var turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { _, _ in
+            let turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { _, _ in
                 if writer.isClientGone { throw CancellationError() }
             }
-            let message = try completion.message(of: &turn)
+            let message = completion.message(of: turn)
             writer.send(.json(completion.whole(message: message, finishReason: completion.finishReason(of: turn, request: request), usage: turn.usage).jsonString))
         } catch {
             if let response = Self.errorResponse(error) { writer.send(response) }
@@ -92,16 +92,21 @@ public struct OpenAIEndpoint: HTTPHandler {
     private func stream(_ request: ChatCompletionRequest, completion: ChatCompletionWriter, writer: ResponseWriter) async {
         writer.startStream(HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")]))
         writer.send(chunk: completion.event(completion.chunk(delta: ["role": .string("assistant"), "content": .string("")])))
-        var sent = 0
+        /// Sends what `text` has beyond its first `count` bytes as the delta's `key`.
+        func send(_ key: String, _ text: String, after count: inout Int) throws {
+            let bytes = text.utf8
+            guard bytes.count > count, let delta = String(bytes.dropFirst(count)) else { return }
+            count = bytes.count
+            guard writer.send(chunk: completion.event(completion.chunk(delta: [key: .string(delta)]))) else { throw CancellationError() }
+        }
+        var reasoningSent = 0
+        var contentSent = 0
         do {
-            var turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { turn, _ in
-                guard turn.calls.isEmpty else { return }
-                let text = turn.responseText.utf8
-                guard text.count > sent, let delta = String(text.dropFirst(sent)) else { return }
-                sent = text.count
-                guard writer.send(chunk: completion.event(completion.chunk(delta: ["content": .string(delta)]))) else { throw CancellationError() }
+            let turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { turn, _ in
+                try send("reasoning_content", turn.reasoningText, after: &reasoningSent)
+                if turn.calls.isEmpty { try send("content", turn.responseText, after: &contentSent) }
             }
-            let message = try completion.message(of: &turn)
+            let message = completion.message(of: turn)
             if let calls = message["tool_calls"]?.arrayValue {
                 let indexed = calls.enumerated().map { index, call -> JSONValue in
                     var object = call.objectValue ?? [:]
