@@ -52,3 +52,34 @@ import Testing
         #expect(watch.isInNestedArrayOfSameName)
     }
 }
+
+/// The embedded engine's executor streams only the text that no later step takes back: a
+/// repeated array element that the loop watch will drop is never sent.
+@Suite struct SettledStreamingTests {
+    @Test func theExecutorNeverSendsWhatItLaterCuts() async throws {
+        let schema = try GenerationSchema(jsonSchema: RepetitionTests.steps + #"}},"required":["steps"]}"#)
+        let reply = #"{"steps":["Mix the flour","stir","mix the  flour ","bake"]}"#
+        let model = SystemLanguageModel(backend: ScriptedModel(replies: [reply]))
+        let executor = SystemLanguageModel.Executor(configuration: model.executorConfiguration)
+        let request = LanguageModelExecutorGenerationRequest(
+            id: UUID(), transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Steps"))]))]),
+            enabledTools: [], schema: schema, generationOptions: RepetitionTests.greedy, contextOptions: ContextOptions(), metadata: [:])
+        let channel = LanguageModelExecutorGenerationChannel()
+        let producer = Task {
+            do {
+                try await executor.respond(to: request, model: model, streamingInto: channel)
+                channel.finish()
+            } catch {
+                channel.finish(throwing: error)
+            }
+        }
+        var deltas: [String] = []
+        for try await event in channel {
+            if case .response(let response) = event.kind, case .appendText(let fragment) = response.action.storage { deltas.append(fragment.content) }
+        }
+        _ = await producer.result
+        #expect(deltas.joined() == #"{"steps":["Mix the flour","stir"]}"#)
+        #expect(deltas.count > 2, "the text is sent as it settles, not once at the end")
+        #expect(!deltas.joined().contains("mix the"))
+    }
+}

@@ -1,7 +1,13 @@
-/// A language model that ``SystemLanguageModel`` can run: the embedded GGUF model, another local
-/// model, or a deterministic model for tests.
+/// A model at the level of tokens and logits, which this library's constrained decoder drives:
+/// the embedded GGUF model, another local model, or a deterministic model for tests.
 ///
-/// The session drives it one token at a time: it renders the conversation with
+/// It is not a second way to bring a model: ``SystemLanguageModel/init(backend:useCase:guardrails:)``
+/// adapts any backend to a ``LanguageModel``, whose executor runs the engine over it, so every
+/// session API works on it through the same slot as any other model. A model that writes its own
+/// text (a server, another inference engine) is a ``LanguageModel`` with its own
+/// ``LanguageModelExecutor`` instead.
+///
+/// The engine drives a backend one token at a time: it renders the conversation with
 /// ``LoadedLanguageModel/conversationText(_:)``, tokenizes it, and asks a
 /// ``LanguageModelContext`` for the logits of each next token, which the constrained decoder
 /// masks and samples.

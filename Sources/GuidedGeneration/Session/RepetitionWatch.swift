@@ -62,13 +62,14 @@ struct RepetitionWatch {
     }
 
     /// How many of the bytes read no finding can take back any more: in JSON, those before the
-    /// current element of the outermost array that has one open (a repeated element is cut at
-    /// the separator before it) and before the current string value (a loop is cut inside it);
-    /// in text, all of them (a loop found later may reach further back).
+    /// last separator of the outermost open array that has ended an element (the element after
+    /// it may repeat one, and is then cut with the separator) and before the current string
+    /// value (a loop is cut inside it); in text, all of them (a loop found later may reach
+    /// further back).
     var settledCount: Int {
         guard json else { return count }
         var settled = inString && !inKey ? keyStart : count
-        if let array = containers.first(where: { $0.isArray && $0.elementStart != nil }) { settled = min(settled, array.separator) }
+        if let array = containers.first(where: { $0.isArray && !$0.elements.isEmpty }) { settled = min(settled, array.separator) }
         return settled
     }
 
