@@ -4,8 +4,16 @@ import Foundation
     import Glibc
 #endif
 
+/// Runs blocking socket work on a thread of its own, so that a test waiting for the server never
+/// holds one of the few threads the server's tasks run on.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
+
 /// A client on a plain socket, for sending a server what no HTTP library would send.
-final class RawClient {
+final class RawClient: Sendable {
     private let descriptor: Int32
 
     init(port: Int) throws {
@@ -27,7 +35,11 @@ final class RawClient {
 
     /// What the server sends until it closes the connection, or until `until` appears in it,
     /// or `seconds` pass.
-    func receive(until marker: String? = nil, seconds: Double = 120) -> String {
+    func receive(until marker: String? = nil, seconds: Double = 120) async throws -> String {
+        try await offPool { self.receiveBlocking(until: marker, seconds: seconds) }
+    }
+
+    private func receiveBlocking(until marker: String?, seconds: Double) -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = Date().addingTimeInterval(seconds)
@@ -47,11 +59,13 @@ final class RawClient {
     }
 
     /// Sends one request with `Connection: close` and returns the whole response.
-    static func exchange(port: Int, _ text: String) throws -> String {
-        let client = try RawClient(port: port)
-        defer { client.close() }
-        client.send(text)
-        return client.receive()
+    static func exchange(port: Int, _ text: String) async throws -> String {
+        try await offPool {
+            let client = try RawClient(port: port)
+            defer { client.close() }
+            client.send(text)
+            return client.receiveBlocking(until: nil, seconds: 300)
+        }
     }
 
     /// A POST of a JSON body.

@@ -25,10 +25,10 @@ import Testing
         response.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
     }
 
-    @Test func wholeAndStreamedAnswersAreTheSameValueOfTheSchema() throws {
+    @Test func wholeAndStreamedAnswersAreTheSameValueOfTheSchema() async throws {
         let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2"))
         defer { server.stop() }
-        let whole = try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: false)))
+        let whole = try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: false)))
         #expect(whole.hasPrefix("HTTP/1.1 200 OK\r\n"))
         let completion = try JSONValue(parsing: Self.body(of: whole))
         #expect(completion["object"]?.stringValue == "chat.completion")
@@ -38,7 +38,7 @@ import Testing
         #expect(value["name"]?.stringValue != nil && (value["toys"]?.arrayValue?.count ?? 0) >= 1)
         #expect((completion["usage"]?["completion_tokens"]?.numberValue.flatMap { try? $0.intValue() } ?? 0) > 0)
 
-        let streamed = try RawClient.exchange(
+        let streamed = try await RawClient.exchange(
             port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: true, extra: #","stream_options":{"include_usage":true}"#)))
         #expect(streamed.contains("Transfer-Encoding: chunked") && streamed.contains("text/event-stream"))
         // The chunks' payloads, in order: each `data:` line's JSON.
@@ -59,11 +59,11 @@ import Testing
         #expect(usage?["completion_tokens"] != nil)
     }
 
-    @Test func toolsAreCalledWithArgumentsOfTheirSchema() throws {
+    @Test func toolsAreCalledWithArgumentsOfTheirSchema() async throws {
         let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2"))
         defer { server.stop() }
         let body = #"{"messages":[{"role":"user","content":"What is the weather in Paris?"}],"temperature":0,"tool_choice":"required","tools":[{"type":"function","function":{"name":"getWeather","description":"The weather of a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}]}"#
-        let response = try JSONValue(parsing: Self.body(of: try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", body))))
+        let response = try JSONValue(parsing: Self.body(of: try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", body))))
         let choice = try #require(response["choices"]?.arrayValue?.first)
         #expect(choice["finish_reason"]?.stringValue == "tool_calls")
         let call = try #require(choice["message"]?["tool_calls"]?.arrayValue?.first)
@@ -72,28 +72,28 @@ import Testing
         #expect(arguments["city"]?.stringValue != nil)
     }
 
-    @Test func badRequestsGetTheirStatusAndAJSONError() throws {
+    @Test func badRequestsGetTheirStatusAndAJSONError() async throws {
         let server = try HTTPServer(
             port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2", apiKey: "secret"),
             limits: HTTPLimits(maximumHeaderBytes: 2048, maximumBodyBytes: 4096), timeouts: HTTPServer.Timeouts(request: 1, idle: 5, send: 5))
         defer { server.stop() }
         let key = "Authorization: Bearer secret\r\n"
-        func status(_ request: String) throws -> String {
-            String(decoding: try RawClient.exchange(port: server.port, request).utf8.prefix { $0 != 13 }, as: UTF8.self)
+        func status(_ request: String) async throws -> String {
+            String(decoding: try await RawClient.exchange(port: server.port, request).utf8.prefix { $0 != 13 }, as: UTF8.self)
         }
-        #expect(try status("GET /health HTTP/1.1\r\nConnection: close\r\n\r\n") == "HTTP/1.1 200 OK")
-        #expect(try status("GET /v1/models HTTP/1.1\r\nConnection: close\r\n\r\n") == "HTTP/1.1 401 Unauthorized")
-        #expect(try status("GET /v1/models HTTP/1.1\r\nConnection: close\r\n\(key)\r\n") == "HTTP/1.1 200 OK")
-        #expect(try status("GET /v1/other HTTP/1.1\r\nConnection: close\r\n\(key)\r\n") == "HTTP/1.1 404 Not Found")
-        #expect(try status("DELETE /v1/models HTTP/1.1\r\nConnection: close\r\n\(key)\r\n") == "HTTP/1.1 405 Method Not Allowed")
-        #expect(try status("GET / HTTP/1.1\r\nX: \(String(repeating: "a", count: 3000))\r\n\r\n") == "HTTP/1.1 431 Request Header Fields Too Large")
-        #expect(try status(RawClient.post("/v1/chat/completions", String(repeating: " ", count: 5000), headers: key)) == "HTTP/1.1 413 Content Too Large")
-        #expect(try status(RawClient.post("/v1/chat/completions", "{\"messages\":", headers: key)) == "HTTP/1.1 400 Bad Request")
+        #expect(try await status("GET /health HTTP/1.1\r\nConnection: close\r\n\r\n") == "HTTP/1.1 200 OK")
+        #expect(try await status("GET /v1/models HTTP/1.1\r\nConnection: close\r\n\r\n") == "HTTP/1.1 401 Unauthorized")
+        #expect(try await status("GET /v1/models HTTP/1.1\r\nConnection: close\r\n\(key)\r\n") == "HTTP/1.1 200 OK")
+        #expect(try await status("GET /v1/other HTTP/1.1\r\nConnection: close\r\n\(key)\r\n") == "HTTP/1.1 404 Not Found")
+        #expect(try await status("DELETE /v1/models HTTP/1.1\r\nConnection: close\r\n\(key)\r\n") == "HTTP/1.1 405 Method Not Allowed")
+        #expect(try await status("GET / HTTP/1.1\r\nX: \(String(repeating: "a", count: 3000))\r\n\r\n") == "HTTP/1.1 431 Request Header Fields Too Large")
+        #expect(try await status(RawClient.post("/v1/chat/completions", String(repeating: " ", count: 5000), headers: key)) == "HTTP/1.1 413 Content Too Large")
+        #expect(try await status(RawClient.post("/v1/chat/completions", "{\"messages\":", headers: key)) == "HTTP/1.1 400 Bad Request")
         // A request that stops arriving.
-        #expect(try status("POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 10\r\n\r\n{") == "HTTP/1.1 408 Request Timeout")
+        #expect(try await status("POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 10\r\n\r\n{") == "HTTP/1.1 408 Request Timeout")
         // A schema the engine cannot enforce is refused by name.
         let lookahead = #"{"messages":[{"role":"user","content":"x"}],"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"string","pattern":"^(?=a)b$"}}}}"#
-        let refused = try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", lookahead, headers: key))
+        let refused = try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", lookahead, headers: key))
         #expect(refused.hasPrefix("HTTP/1.1 400"))
         let error = try JSONValue(parsing: Self.body(of: refused))
         #expect(error["error"]?["message"]?.stringValue?.contains("pattern") == true, "\(refused)")
@@ -102,14 +102,14 @@ import Testing
 
     /// One request runs while none may wait: a second gets 503 with Retry-After; once the first
     /// client leaves mid-stream, its generation stops and the model takes requests again.
-    @Test func aFullQueueRefusesAndALeavingClientFreesTheModel() throws {
+    @Test func aFullQueueRefusesAndALeavingClientFreesTheModel() async throws {
         let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2", maximumWaiting: 0))
         defer { server.stop() }
         let long = #"{"stream":true,"temperature":0,"max_tokens":4000,"messages":[{"role":"user","content":"Count from one to one thousand in words, one number per line."}]}"#
         let first = try RawClient(port: server.port)
         first.send(RawClient.post("/v1/chat/completions", long))
-        #expect(first.receive(until: "\"content\":\"", seconds: 60).contains("text/event-stream"))
-        let busy = try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: false)))
+        #expect(try await first.receive(until: "\"content\":\"", seconds: 60).contains("text/event-stream"))
+        let busy = try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: false)))
         #expect(busy.hasPrefix("HTTP/1.1 503"))
         #expect(busy.contains("Retry-After: 1"))
         first.close()
@@ -117,8 +117,8 @@ import Testing
         // the next token, so the model is free again well within ten seconds.
         var answered = ""
         for _ in 0..<100 where !answered.hasPrefix("HTTP/1.1 200") {
-            Thread.sleep(forTimeInterval: 0.1)
-            answered = try RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: false)))
+            try await Task.sleep(for: .milliseconds(100))
+            answered = try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", Self.body(stream: false)))
         }
         #expect(answered.hasPrefix("HTTP/1.1 200"))
     }
