@@ -51,35 +51,103 @@ static AVX2 void quantize(const float *input, size_t count, GuidedQuantizedVecto
     }
 }
 
-/// A block's 32 weights as bytes in element order, and what its products need.
+/// Sub-block `b` (32 weights) of a row as bytes in element order, and what its products need.
 typedef struct {
     __m256i quants;
-    float scale;
-    /// What each element's sum is multiplied by: Q4_1's minimum, `-8 × scale` for Q4_0, 0 for Q8_0.
+    /// The scale of each of the 8 lanes of products (lanes 0 to 3 hold the first 16 elements): one
+    /// scale, or Q6_K's two.
+    __m256 scale;
+    /// What the block's input sum is multiplied by: a minimum, or the offset of unsigned codes.
     float offset;
 } Block;
 
-INLINE AVX2 Block load_block(int type, const uint8_t *pointer) {
+/// 0xFF in byte i where bit i of `bits` is set, else 0.
+INLINE AVX2 __m256i bytes_from_bits(uint32_t bits) {
+    __m256i spread = _mm256_shuffle_epi8(
+        _mm256_set1_epi32((int)bits), _mm256_setr_epi64x(0, 0x0101010101010101, 0x0202020202020202, 0x0303030303030303));
+    // Every bit of byte i but bit i % 8 set: the byte is all ones exactly when bit i was.
+    spread = _mm256_or_si256(spread, _mm256_set1_epi64x(0x7FBFDFEFF7FBFDFE));
+    return _mm256_cmpeq_epi8(spread, _mm256_set1_epi64x(-1));
+}
+
+/// Sixteen packed bytes as 32 nibbles in element order (low halves, then high halves).
+INLINE AVX2 __m256i nibbles(const uint8_t *pointer) {
+    __m128i packed = _mm_loadu_si128((const __m128i *)pointer);
+    return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed, 4), packed), _mm256_set1_epi8(0x0F));
+}
+
+INLINE AVX2 Block load_block(int type, const uint8_t *row, size_t b) {
+    const uint8_t *pointer = guided_block_of(type, row, b);
     Block block;
-    if (type == GUIDED_WEIGHTS_Q8_0) {
+    float scale;
+    switch (type) {
+    case GUIDED_WEIGHTS_Q8_0:
         block.quants = _mm256_loadu_si256((const __m256i *)(pointer + 2));
-        block.scale = _cvtsh_ss(guided_load_u16(pointer));
+        scale = _cvtsh_ss(guided_load_u16(pointer));
         block.offset = 0;
-    } else {
-        __m128i packed = _mm_loadu_si128((const __m128i *)(pointer + guided_quant_offset(type)));
-        block.quants = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed, 4), packed), _mm256_set1_epi8(0x0F));
-        block.scale = _cvtsh_ss(guided_load_u16(pointer));
-        block.offset = type == GUIDED_WEIGHTS_Q4_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -8 * block.scale;
+        break;
+    case GUIDED_WEIGHTS_IQ4_NL: {
+        __m128i table = _mm_loadu_si128((const __m128i *)guided_nonlinear_values);
+        block.quants = _mm256_shuffle_epi8(_mm256_set_m128i(table, table), nibbles(pointer + 2));
+        scale = _cvtsh_ss(guided_load_u16(pointer));
+        block.offset = 0;
+        break;
     }
+    case GUIDED_WEIGHTS_Q5_0:
+    case GUIDED_WEIGHTS_Q5_1: {
+        size_t high = type == GUIDED_WEIGHTS_Q5_1 ? 4 : 2;
+        uint32_t bits;
+        memcpy(&bits, pointer + high, 4);
+        block.quants = _mm256_or_si256(nibbles(pointer + high + 4), _mm256_and_si256(bytes_from_bits(bits), _mm256_set1_epi8(0x10)));
+        scale = _cvtsh_ss(guided_load_u16(pointer));
+        block.offset = type == GUIDED_WEIGHTS_Q5_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -16 * scale;
+        break;
+    }
+    case GUIDED_WEIGHTS_Q4_K:
+    case GUIDED_WEIGHTS_Q5_K: {
+        int j = (int)(b % 8), subScale, subMinimum;
+        guided_scale_and_minimum(pointer + 4, j, &subScale, &subMinimum);
+        __m256i quants = _mm256_loadu_si256((const __m256i *)(pointer + (type == GUIDED_WEIGHTS_Q5_K ? 48 : 16) + (j / 2) * 32));
+        quants = _mm256_and_si256(_mm256_srl_epi16(quants, _mm_cvtsi32_si128(4 * (j & 1))), _mm256_set1_epi8(0x0F));
+        if (type == GUIDED_WEIGHTS_Q5_K) {
+            __m256i high = _mm256_srl_epi16(_mm256_loadu_si256((const __m256i *)(pointer + 16)), _mm_cvtsi32_si128(j));
+            quants = _mm256_or_si256(quants, _mm256_slli_epi16(_mm256_and_si256(high, _mm256_set1_epi8(1)), 4));
+        }
+        block.quants = quants;
+        scale = _cvtsh_ss(guided_load_u16(pointer)) * (float)subScale;
+        block.offset = -_cvtsh_ss(guided_load_u16(pointer + 2)) * (float)subMinimum;
+        break;
+    }
+    case GUIDED_WEIGHTS_Q6_K: {
+        int j = (int)(b % 8), half = j / 4, group = j % 4;
+        __m256i low = _mm256_loadu_si256((const __m256i *)(pointer + half * 64 + (group % 2) * 32));
+        low = _mm256_and_si256(_mm256_srl_epi16(low, _mm_cvtsi32_si128(4 * (group / 2))), _mm256_set1_epi8(0x0F));
+        __m256i high = _mm256_loadu_si256((const __m256i *)(pointer + 128 + half * 32));
+        high = _mm256_and_si256(_mm256_srl_epi16(high, _mm_cvtsi32_si128(2 * group)), _mm256_set1_epi8(3));
+        block.quants = _mm256_sub_epi8(_mm256_or_si256(low, _mm256_slli_epi16(high, 4)), _mm256_set1_epi8(32));
+        float d = _cvtsh_ss(guided_load_u16(pointer + 208));
+        const int8_t *scales = (const int8_t *)(pointer + 192 + 2 * j);
+        block.scale = _mm256_set_m128(_mm_set1_ps(d * (float)scales[1]), _mm_set1_ps(d * (float)scales[0]));
+        block.offset = 0;
+        return block;
+    }
+    default: {  // Q4_0, Q4_1
+        block.quants = nibbles(pointer + guided_quant_offset(type));
+        scale = _cvtsh_ss(guided_load_u16(pointer));
+        block.offset = type == GUIDED_WEIGHTS_Q4_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -8 * scale;
+        break;
+    }
+    }
+    block.scale = _mm256_set1_ps(scale);
     return block;
 }
 
 /// The products of a block's weights with 32 bytes of input, summed in pairs into 8 lanes, as
-/// floats. 4-bit weights are unsigned, the form `maddubs` multiplies; Q8_0's signed weights give
-/// their sign to the input first.
+/// floats. Unsigned weights are the form `maddubs` multiplies; signed ones give their sign to the
+/// input first.
 INLINE AVX2 __m256 block_product(int type, __m256i weights, __m256i x) {
     __m256i pairs;
-    if (type == GUIDED_WEIGHTS_Q8_0) {
+    if (guided_is_signed(type)) {
         pairs = _mm256_maddubs_epi16(_mm256_sign_epi8(weights, weights), _mm256_sign_epi8(x, weights));
     } else {
         pairs = _mm256_maddubs_epi16(weights, x);
@@ -90,17 +158,17 @@ INLINE AVX2 __m256 block_product(int type, __m256i weights, __m256i x) {
 /// Two rows with one vector, which is loaded once for both.
 INLINE AVX2 void two_rows(
     int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *outputs) {
-    size_t blockBytes = guided_block_bytes(type);
     __m256 lanes0 = _mm256_setzero_ps(), lanes1 = _mm256_setzero_ps();
     float offsets0 = 0, offsets1 = 0;
     for (size_t b = 0; b < blocks; b++) {
-        _mm_prefetch((const char *)first + b * blockBytes + PREFETCH_DISTANCE, _MM_HINT_T0);
-        _mm_prefetch((const char *)second + b * blockBytes + PREFETCH_DISTANCE, _MM_HINT_T0);
+        _mm_prefetch((const char *)guided_block_of(type, first, b) + PREFETCH_DISTANCE, _MM_HINT_T0);
+        _mm_prefetch((const char *)guided_block_of(type, second, b) + PREFETCH_DISTANCE, _MM_HINT_T0);
         __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
-        float inputScale = x.scales[b], inputSum = x.sums[b];
-        Block w0 = load_block(type, first + b * blockBytes), w1 = load_block(type, second + b * blockBytes);
-        lanes0 = _mm256_fmadd_ps(_mm256_set1_ps(w0.scale * inputScale), block_product(type, w0.quants, input), lanes0);
-        lanes1 = _mm256_fmadd_ps(_mm256_set1_ps(w1.scale * inputScale), block_product(type, w1.quants, input), lanes1);
+        __m256 inputScale = _mm256_set1_ps(x.scales[b]);
+        float inputSum = x.sums[b];
+        Block w0 = load_block(type, first, b), w1 = load_block(type, second, b);
+        lanes0 = _mm256_fmadd_ps(_mm256_mul_ps(w0.scale, inputScale), block_product(type, w0.quants, input), lanes0);
+        lanes1 = _mm256_fmadd_ps(_mm256_mul_ps(w1.scale, inputScale), block_product(type, w1.quants, input), lanes1);
         offsets0 += w0.offset * inputSum;
         offsets1 += w1.offset * inputSum;
     }
@@ -110,13 +178,12 @@ INLINE AVX2 void two_rows(
 
 /// One row with one vector.
 INLINE AVX2 float one_row(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
-    size_t blockBytes = guided_block_bytes(type);
     __m256 lanes = _mm256_setzero_ps();
     float offsets = 0;
     for (size_t b = 0; b < blocks; b++) {
-        Block w = load_block(type, row + b * blockBytes);
+        Block w = load_block(type, row, b);
         __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
-        lanes = _mm256_fmadd_ps(_mm256_set1_ps(w.scale * x.scales[b]), block_product(type, w.quants, input), lanes);
+        lanes = _mm256_fmadd_ps(_mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[b])), block_product(type, w.quants, input), lanes);
         offsets += w.offset * x.sums[b];
     }
     return horizontal_sum(lanes) + offsets;
@@ -124,15 +191,15 @@ INLINE AVX2 float one_row(int type, const uint8_t *row, size_t blocks, GuidedQua
 
 /// One row with four vectors, each block's weights unpacked once for the four.
 INLINE AVX2 void four_vectors(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
-    size_t blockBytes = guided_block_bytes(type), elements = blocks * 32;
+    size_t elements = blocks * 32;
     __m256 lanes[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
     float offsets[4] = {0, 0, 0, 0};
     for (size_t b = 0; b < blocks; b++) {
-        Block w = load_block(type, row + b * blockBytes);
+        Block w = load_block(type, row, b);
         for (int v = 0; v < 4; v++) {
             __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
-            float inputScale = x.scales[v * blocks + b];
-            lanes[v] = _mm256_fmadd_ps(_mm256_set1_ps(w.scale * inputScale), block_product(type, w.quants, input), lanes[v]);
+            __m256 inputScale = _mm256_set1_ps(x.scales[v * blocks + b]);
+            lanes[v] = _mm256_fmadd_ps(_mm256_mul_ps(w.scale, inputScale), block_product(type, w.quants, input), lanes[v]);
             offsets[v] += w.offset * x.sums[v * blocks + b];
         }
     }

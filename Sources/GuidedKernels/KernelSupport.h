@@ -5,11 +5,51 @@
 #include <math.h>
 #include <string.h>
 
-/// Bytes per block of 32 weights: a half-precision scale, Q4_1's half-precision minimum, and the
-/// quants (two 4-bit weights per byte: byte i holds weight i in its low half and weight i + 16 in
-/// its high half; one signed byte per weight for Q8_0).
+/// Bytes per block of a weight type: a half-precision scale, Q4_1's and Q5_1's half-precision
+/// minimum, Q5's 32 fifth bits, and the quants (two 4-bit weights per byte: byte i holds weight i
+/// in its low half and weight i + 16 in its high half; one signed byte per weight for Q8_0); the
+/// K-quants' blocks of 256 as llama.cpp lays them out.
 static inline size_t guided_block_bytes(int type) {
-    return type == GUIDED_WEIGHTS_Q4_1 ? 20 : type == GUIDED_WEIGHTS_Q8_0 ? 34 : 18;
+    switch (type) {
+    case GUIDED_WEIGHTS_Q4_1: return 20;
+    case GUIDED_WEIGHTS_Q5_0: return 22;
+    case GUIDED_WEIGHTS_Q5_1: return 24;
+    case GUIDED_WEIGHTS_Q8_0: return 34;
+    case GUIDED_WEIGHTS_Q4_K: return 144;
+    case GUIDED_WEIGHTS_Q5_K: return 176;
+    case GUIDED_WEIGHTS_Q6_K: return 210;
+    default: return 18;  // Q4_0, IQ4_NL
+    }
+}
+
+/// Whether a type's blocks hold 256 weights (eight sub-blocks of 32).
+static inline int guided_is_k_quant(int type) {
+    return type == GUIDED_WEIGHTS_Q4_K || type == GUIDED_WEIGHTS_Q5_K || type == GUIDED_WEIGHTS_Q6_K;
+}
+
+/// The bytes of the block that holds sub-block `b` (of 32 weights) of a row.
+static inline const uint8_t *guided_block_of(int type, const uint8_t *row, size_t b) {
+    return guided_is_k_quant(type) ? row + (b / 8) * guided_block_bytes(type) : row + b * guided_block_bytes(type);
+}
+
+/// Whether a type's weights are signed codes (products with the sign trick) rather than unsigned
+/// codes with an offset or a minimum.
+static inline int guided_is_signed(int type) {
+    return type == GUIDED_WEIGHTS_Q8_0 || type == GUIDED_WEIGHTS_Q6_K || type == GUIDED_WEIGHTS_IQ4_NL;
+}
+
+/// The values of IQ4_NL's 4-bit codes.
+static const int8_t guided_nonlinear_values[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+
+/// The 6-bit scale and minimum of sub-block `j` of a Q4_K or Q5_K block, packed in 12 bytes.
+static inline void guided_scale_and_minimum(const uint8_t *scales, int j, int *scale, int *minimum) {
+    if (j < 4) {
+        *scale = scales[j] & 63;
+        *minimum = scales[j + 4] & 63;
+    } else {
+        *scale = (scales[j + 4] & 0x0F) | ((scales[j - 4] >> 6) << 4);
+        *minimum = (scales[j + 4] >> 4) | ((scales[j] >> 6) << 4);
+    }
 }
 
 /// `multiply_rows(type, ...)` with `type` as a constant of each weight type, so that each
@@ -18,10 +58,16 @@ static inline size_t guided_block_bytes(int type) {
     switch (type) {                                                        \
     case GUIDED_WEIGHTS_Q4_0: multiply_rows(GUIDED_WEIGHTS_Q4_0, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q4_1: multiply_rows(GUIDED_WEIGHTS_Q4_1, __VA_ARGS__); break; \
+    case GUIDED_WEIGHTS_Q5_0: multiply_rows(GUIDED_WEIGHTS_Q5_0, __VA_ARGS__); break; \
+    case GUIDED_WEIGHTS_Q5_1: multiply_rows(GUIDED_WEIGHTS_Q5_1, __VA_ARGS__); break; \
+    case GUIDED_WEIGHTS_Q4_K: multiply_rows(GUIDED_WEIGHTS_Q4_K, __VA_ARGS__); break; \
+    case GUIDED_WEIGHTS_Q5_K: multiply_rows(GUIDED_WEIGHTS_Q5_K, __VA_ARGS__); break; \
+    case GUIDED_WEIGHTS_Q6_K: multiply_rows(GUIDED_WEIGHTS_Q6_K, __VA_ARGS__); break; \
+    case GUIDED_WEIGHTS_IQ4_NL: multiply_rows(GUIDED_WEIGHTS_IQ4_NL, __VA_ARGS__); break; \
     default: multiply_rows(GUIDED_WEIGHTS_Q8_0, __VA_ARGS__); break;      \
     }
 
-/// The offset of a block's quants.
+/// The offset of a block's quants (Q4_0, Q4_1, Q8_0).
 static inline size_t guided_quant_offset(int type) {
     return type == GUIDED_WEIGHTS_Q4_1 ? 4 : 2;
 }

@@ -58,6 +58,12 @@ INLINE NEON_TARGET void NEON_NAME(multiply_rows)(
 static NEON_TARGET void NEON_NAME(multiply)(
     int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
     GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
-    GUIDED_MULTIPLY_BY_TYPE(NEON_NAME(multiply_rows), type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
+    // The other types through the portable loops, which the compiler vectorizes for NEON.
+    switch (type) {
+    case GUIDED_WEIGHTS_Q4_0: NEON_NAME(multiply_rows)(GUIDED_WEIGHTS_Q4_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
+    case GUIDED_WEIGHTS_Q4_1: NEON_NAME(multiply_rows)(GUIDED_WEIGHTS_Q4_1, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
+    case GUIDED_WEIGHTS_Q8_0: NEON_NAME(multiply_rows)(GUIDED_WEIGHTS_Q8_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
+    default: guided_portable_kernels.multiply(type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
+    }
 }
 

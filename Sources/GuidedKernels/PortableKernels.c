@@ -23,32 +23,93 @@ static void quantize(const float *input, size_t count, GuidedQuantizedVectors ou
     }
 }
 
-/// The integer product of one block of weights with 32 quantized elements.
-static inline int32_t block_product(int type, const uint8_t *quants, const int8_t *x) {
-    int32_t product = 0;
-    if (type == GUIDED_WEIGHTS_Q8_0) {
-        const int8_t *weights = (const int8_t *)quants;
-        for (int i = 0; i < 32; i++) product += (int16_t)weights[i] * (int16_t)x[i];
-    } else {
-        // Products of 16-bit numbers added in pairs, the form of SSE2's `pmaddwd`.
-        for (int i = 0; i < 16; i++) product += (int16_t)(quants[i] & 0x0F) * (int16_t)x[i];
-        for (int i = 0; i < 16; i++) product += (int16_t)(quants[i] >> 4) * (int16_t)x[i + 16];
+/// Sub-block `b` (32 weights) of a row: its integer codes in element order, the scale of each
+/// half of 16 (equal but for Q6_K's), and what the block's input sum is multiplied by (a minimum,
+/// or the offset of unsigned codes).
+typedef struct {
+    int16_t codes[32];
+    float scales[2];
+    float offset;
+} SubBlock;
+
+__attribute__((always_inline)) static inline void load_sub_block(int type, const uint8_t *row, size_t b, SubBlock *s) {
+    const uint8_t *block = guided_block_of(type, row, b);
+    float scale = 0, offset = 0;
+    switch (type) {
+    case GUIDED_WEIGHTS_Q8_0:
+        for (int i = 0; i < 32; i++) s->codes[i] = ((const int8_t *)block)[2 + i];
+        scale = guided_half_to_float(guided_load_u16(block));
+        break;
+    case GUIDED_WEIGHTS_Q4_0:
+    case GUIDED_WEIGHTS_Q4_1:
+    case GUIDED_WEIGHTS_IQ4_NL: {
+        const uint8_t *quants = block + guided_quant_offset(type);
+        for (int i = 0; i < 16; i++) {
+            s->codes[i] = quants[i] & 0x0F;
+            s->codes[i + 16] = quants[i] >> 4;
+        }
+        scale = guided_half_to_float(guided_load_u16(block));
+        if (type == GUIDED_WEIGHTS_IQ4_NL) {
+            for (int i = 0; i < 32; i++) s->codes[i] = guided_nonlinear_values[s->codes[i]];
+        }
+        offset = type == GUIDED_WEIGHTS_Q4_1 ? guided_half_to_float(guided_load_u16(block + 2)) : type == GUIDED_WEIGHTS_Q4_0 ? -8 * scale : 0;
+        break;
     }
-    return product;
+    case GUIDED_WEIGHTS_Q5_0:
+    case GUIDED_WEIGHTS_Q5_1: {
+        size_t high = type == GUIDED_WEIGHTS_Q5_1 ? 4 : 2;
+        uint32_t bits;
+        memcpy(&bits, block + high, 4);
+        for (int i = 0; i < 16; i++) {
+            s->codes[i] = (block[high + 4 + i] & 0x0F) | ((bits >> i) & 1) << 4;
+            s->codes[i + 16] = (block[high + 4 + i] >> 4) | ((bits >> (i + 16)) & 1) << 4;
+        }
+        scale = guided_half_to_float(guided_load_u16(block));
+        offset = type == GUIDED_WEIGHTS_Q5_1 ? guided_half_to_float(guided_load_u16(block + 2)) : -16 * scale;
+        break;
+    }
+    case GUIDED_WEIGHTS_Q4_K:
+    case GUIDED_WEIGHTS_Q5_K: {
+        int j = (int)(b % 8), subScale, subMinimum;
+        guided_scale_and_minimum(block + 4, j, &subScale, &subMinimum);
+        const uint8_t *quants = block + (type == GUIDED_WEIGHTS_Q5_K ? 48 : 16) + (j / 2) * 32;
+        for (int i = 0; i < 32; i++) {
+            s->codes[i] = (quants[i] >> (4 * (j & 1))) & 0x0F;
+            if (type == GUIDED_WEIGHTS_Q5_K) s->codes[i] |= ((block[16 + i] >> j) & 1) << 4;
+        }
+        scale = guided_half_to_float(guided_load_u16(block)) * (float)subScale;
+        offset = -guided_half_to_float(guided_load_u16(block + 2)) * (float)subMinimum;
+        break;
+    }
+    case GUIDED_WEIGHTS_Q6_K: {
+        int j = (int)(b % 8), half = j / 4, group = j % 4;
+        const uint8_t *low = block + half * 64 + (group % 2) * 32, *high = block + 128 + half * 32;
+        for (int i = 0; i < 32; i++) {
+            s->codes[i] = (int16_t)(((low[i] >> (4 * (group / 2))) & 0x0F) | ((high[i] >> (2 * group)) & 3) << 4) - 32;
+        }
+        float d = guided_half_to_float(guided_load_u16(block + 208));
+        s->scales[0] = d * (float)((const int8_t *)block)[192 + 2 * j];
+        s->scales[1] = d * (float)((const int8_t *)block)[192 + 2 * j + 1];
+        s->offset = 0;
+        return;
+    }
+    }
+    s->scales[0] = scale;
+    s->scales[1] = scale;
+    s->offset = offset;
 }
 
 __attribute__((always_inline)) static inline float row_product(int type, const uint8_t *row, size_t blocks, const int8_t *values, const float *scales, const float *sums) {
-    size_t blockBytes = guided_block_bytes(type), quantOffset = guided_quant_offset(type);
     float total = 0;
-    for (size_t block = 0; block < blocks; block++) {
-        const uint8_t *pointer = row + block * blockBytes;
-        float scale = guided_half_to_float(guided_load_u16(pointer));
-        total += scale * scales[block] * (float)block_product(type, pointer + quantOffset, values + block * 32);
-        if (type == GUIDED_WEIGHTS_Q4_1) {
-            total += guided_half_to_float(guided_load_u16(pointer + 2)) * sums[block];
-        } else if (type == GUIDED_WEIGHTS_Q4_0) {
-            total -= 8 * scale * sums[block];
-        }
+    SubBlock s;
+    for (size_t b = 0; b < blocks; b++) {
+        load_sub_block(type, row, b, &s);
+        const int8_t *x = values + b * 32;
+        // Products of 16-bit numbers added in pairs, the form of SSE2's `pmaddwd`.
+        int32_t low = 0, high = 0;
+        for (int i = 0; i < 16; i++) low += s.codes[i] * (int16_t)x[i];
+        for (int i = 16; i < 32; i++) high += s.codes[i] * (int16_t)x[i];
+        total += scales[b] * (s.scales[0] * (float)low + s.scales[1] * (float)high) + s.offset * sums[b];
     }
     return total;
 }

@@ -31,9 +31,10 @@ enum Usage {
               arguments enforced while generating. With --api-key (or $GUIDED_API_KEY) requests
               must bear it; N requests (32) wait while one runs, more get 503.
 
-          fetch-model
-              Fetch the default model (SmolLM2-135M-Instruct) into $GUIDED_CACHE or ~/.cache/guided,
-              if it is not there yet, and print its path.
+          fetch-model [NAME]
+              Fetch a model into $GUIDED_CACHE or ~/.cache/guided, if it is not there yet, and
+              print its path: the default model (smollm2-135m-instruct), or gemma3-270m (Gemma 3
+              270M, Q4_K_M, the pretrained model), checked by size and SHA-256.
 
         exit status: 0 success, 1 invalid input, 2 wrong command line, 3 unreadable input,
                      4 model unavailable, 5 unsupported schema, 6 generation failed

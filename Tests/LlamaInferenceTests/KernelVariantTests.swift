@@ -17,23 +17,37 @@ import Testing
         }
     }
 
-    static let weightTypes: [GGMLType] = [.q4_0, .q4_1, .q8_0]
+    static let weightTypes: [GGMLType] = [.q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .q4_K, .q5_K, .q6_K, .iq4_nl]
 
-    /// `rows` rows of `blocks` random blocks of `type`, with scales (and Q4_1 minimums) between
+    /// Where each type's blocks keep their half-precision scales and minimums.
+    static func halfOffsets(_ type: GGMLType) -> [Int] {
+        switch type {
+        case .q4_1, .q5_1, .q4_K, .q5_K: [0, 2]
+        case .q6_K: [208]
+        default: [0]
+        }
+    }
+
+    /// `rows` rows of `blocks × 32` random weights of `type`, with scales (and minimums) between
     /// about -0.06 and 0.06.
     static func matrix(_ type: GGMLType, rows: Int, blocks: Int, generator: inout Generator) -> [UInt8] {
-        var bytes = (0..<rows * blocks * type.blockBytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        for block in 0..<rows * blocks {
-            let start = block * type.blockBytes
-            for half in 0..<(type == .q4_1 ? 2 : 1) {
+        let typeBlocks = rows * blocks * 32 / type.blockSize
+        var bytes = (0..<typeBlocks * type.blockBytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for block in 0..<typeBlocks {
+            for offset in halfOffsets(type) {
                 // Sign, exponent 5 to 11 (2^-10 to 2^-4), any mantissa.
                 let bits = UInt16.random(in: 0...1, using: &generator) << 15 | UInt16.random(in: 5...11, using: &generator) << 10
                     | UInt16.random(in: 0...1023, using: &generator)
-                bytes[start + 2 * half] = UInt8(bits & 0xFF)
-                bytes[start + 2 * half + 1] = UInt8(bits >> 8)
+                bytes[block * type.blockBytes + offset] = UInt8(bits & 0xFF)
+                bytes[block * type.blockBytes + offset + 1] = UInt8(bits >> 8)
             }
         }
         return bytes
+    }
+
+    /// The bytes of a row of `blocks × 32` weights of `type`.
+    static func rowBytes(_ type: GGMLType, blocks: Int) -> Int {
+        blocks * 32 / type.blockSize * type.blockBytes
     }
 
     /// Quantizes `input` with `variant` and multiplies `matrix` by its `vectorCount` vectors.
@@ -50,7 +64,7 @@ import Testing
         matrix.withUnsafeBytes { matrix in
             outputs.withUnsafeMutableBufferPointer { outputs in
                 variant.table.pointee.multiply(
-                    Int32(type.rawValue), matrix.baseAddress!, blocks * type.blockBytes, blocks, rowRange.lowerBound,
+                    Int32(type.rawValue), matrix.baseAddress!, rowBytes(type, blocks: blocks), blocks, rowRange.lowerBound,
                     rowRange.upperBound, quantized.vectors, vectorCount, outputs.baseAddress!, rows)
             }
         }
@@ -82,7 +96,9 @@ import Testing
     func productsEqualThePortableOnes(_ variant: KernelVariant) {
         var generator = Generator(state: 7)
         for type in Self.weightTypes {
-            for (rows, blocks, vectorCount) in [(37, 18, 1), (19, 48, 1), (23, 18, 5), (9, 2, 8)] {
+            // K-quant rows are whole blocks of 256.
+            let shapes = type.blockSize == 256 ? [(37, 16, 1), (19, 48, 1), (23, 8, 5), (9, 8, 8)] : [(37, 18, 1), (19, 48, 1), (23, 18, 5), (9, 2, 8)]
+            for (rows, blocks, vectorCount) in shapes {
                 let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
                 // Activations of a transformer's spread, with an outlier now and then.
                 let input = (0..<vectorCount * blocks * 32).map { index in
@@ -113,27 +129,23 @@ import Testing
     @Test func portableProductsAreThoseOfTheDequantizedWeights() {
         var generator = Generator(state: 11)
         for type in Self.weightTypes {
-            let rows = 7, blocks = 6
+            let rows = 7, blocks = type.blockSize == 256 ? 16 : 6
             let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
             let input = (0..<blocks * 32).map { _ in Float.random(in: -3...3, using: &generator) }
             let result = Self.products(.portable, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: 1, rowRange: 0..<rows)
             var scales = [Float](repeating: 0, count: blocks)
             for block in 0..<blocks { scales[block] = input[block * 32..<(block + 1) * 32].map(abs).max()! / 127 }
             for row in 0..<rows {
-                var expected = 0.0
-                for block in 0..<blocks {
-                    let start = (row * blocks + block) * type.blockBytes
-                    let scale = Double(HalfFloat.float(UInt16(matrix[start]) | UInt16(matrix[start + 1]) << 8))
-                    let minimum = Double(HalfFloat.float(UInt16(matrix[start + 2]) | UInt16(matrix[start + 3]) << 8))
-                    for element in 0..<32 {
-                        let weight: Double
-                        switch type {
-                        case .q8_0: weight = Double(Int8(bitPattern: matrix[start + 2 + element])) * scale
-                        case .q4_1: weight = Double(element < 16 ? matrix[start + 4 + element] & 0x0F : matrix[start + 4 + element - 16] >> 4) * scale + minimum
-                        default: weight = (Double(element < 16 ? matrix[start + 2 + element] & 0x0F : matrix[start + 2 + element - 16] >> 4) - 8) * scale
-                        }
-                        expected += weight * Double(result.values[block * 32 + element]) * Double(scales[block])
+                // The weights as BlockDecoder decodes them (checked against the gguf package).
+                var weights = [Float](repeating: 0, count: blocks * 32)
+                matrix.withUnsafeBytes { bytes in
+                    weights.withUnsafeMutableBufferPointer { output in
+                        BlockDecoder.decode(type, bytes.baseAddress! + row * Self.rowBytes(type, blocks: blocks), count: blocks * 32, into: output.baseAddress!)
                     }
+                }
+                var expected = 0.0
+                for (index, weight) in weights.enumerated() {
+                    expected += Double(weight) * Double(result.values[index]) * Double(scales[index / 32])
                 }
                 #expect(abs(Double(result.outputs[row]) - expected) <= 1e-4 * max(1, abs(expected)), "\(type), row \(row): \(result.outputs[row]) against \(expected)")
             }

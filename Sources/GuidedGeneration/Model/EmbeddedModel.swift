@@ -1,7 +1,7 @@
 import Foundation
 import LlamaInference
 
-/// A Llama-family model in a GGUF file, run on the CPU by `LlamaInference`: the default
+/// A model of the Llama family (Llama, Qwen 2 and 3, Gemma 3) in a GGUF file, run on the CPU by `LlamaInference`: the default
 /// SmolLM2-135M-Instruct (fetched on first use) or any file given by path.
 struct EmbeddedModel: LanguageModelBackend {
     /// The file, or `nil` for the default model (fetched into the model cache when missing).
@@ -28,20 +28,20 @@ struct EmbeddedModel: LanguageModelBackend {
         let template = try templateName.map { name throws(ChatTemplate.UnknownTemplateError) in try ChatTemplate(named: name) }
             ?? ChatTemplate(file: file)
         return try LoadedEmbeddedModel(
-            model: LlamaModel(file: file, threadCount: threadCount), tokenizer: BPETokenizer(file: file), template: template)
+            model: LlamaModel(file: file, threadCount: threadCount), tokenizer: makeTokenizer(file: file), template: template)
     }
 }
 
 /// The embedded model once its file is open.
 final class LoadedEmbeddedModel: LoadedLanguageModel {
     let model: LlamaModel
-    let tokenizer: BPETokenizer
+    let tokenizer: any Tokenizer
     let template: ChatTemplate
     let stopTokens: Set<Int32>
     /// One evaluation at a time: the model's worker threads serve one caller.
     let evaluation = NSLock()
 
-    init(model: LlamaModel, tokenizer: BPETokenizer, template: ChatTemplate) {
+    init(model: LlamaModel, tokenizer: any Tokenizer, template: ChatTemplate) {
         self.model = model
         self.tokenizer = tokenizer
         self.template = template

@@ -19,11 +19,19 @@ typedef struct {
     float *_Nonnull sums;
 } GuidedQuantizedVectors;
 
-/// The weight types that have integer kernels, by their GGML type numbers.
+/// The weight types that have integer kernels, by their GGML type numbers. The K-quants hold 256
+/// weights per block, in sub-blocks of 32 (with a scale, and a minimum for Q4_K and Q5_K) or of 16
+/// (Q6_K's scales); the others 32.
 enum {
     GUIDED_WEIGHTS_Q4_0 = 2,
     GUIDED_WEIGHTS_Q4_1 = 3,
+    GUIDED_WEIGHTS_Q5_0 = 6,
+    GUIDED_WEIGHTS_Q5_1 = 7,
     GUIDED_WEIGHTS_Q8_0 = 8,
+    GUIDED_WEIGHTS_Q4_K = 12,
+    GUIDED_WEIGHTS_Q5_K = 13,
+    GUIDED_WEIGHTS_Q6_K = 14,
+    GUIDED_WEIGHTS_IQ4_NL = 20,
 };
 
 /// One variant of the kernels, all written for one CPU feature set.
@@ -32,7 +40,8 @@ typedef struct {
     void (*_Nonnull quantize)(const float *_Nonnull input, size_t count, GuidedQuantizedVectors output);
     /// `outputs[v × outputStride + row] = row · vector v` for the rows in `rowStart..<rowEnd` of a
     /// matrix of `type` (a `GUIDED_WEIGHTS_…` value) whose rows are `rowBytes` long and hold
-    /// `blocks` blocks, and the `vectorCount` vectors of `inputs` (each `blocks × 32` elements).
+    /// `blocks × 32` weights, and the `vectorCount` vectors of `inputs` (each `blocks × 32`
+    /// elements).
     void (*_Nonnull multiply)(
         int type, const void *_Nonnull matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
         GuidedQuantizedVectors inputs, size_t vectorCount, float *_Nonnull outputs, size_t outputStride);

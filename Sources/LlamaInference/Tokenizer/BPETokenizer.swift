@@ -1,7 +1,6 @@
 /// A byte-level BPE tokenizer (GPT-2 style) read from GGUF metadata, with the `smollm`
 /// pre-tokenizer, special tokens, and the raw bytes of every token.
-public final class BPETokenizer: Sendable {
-    /// The raw bytes of each token, by id.
+public final class BPETokenizer: Tokenizer {
     public let tokenBytes: [[UInt8]]
     /// The ids of control and user-defined tokens (`<|im_start|>` and the like).
     public let specialTokens: Set<Int32>
@@ -9,17 +8,11 @@ public final class BPETokenizer: Sendable {
     public let endOfText: Int32
     private let ids: [String: Int32]
     private let mergeRanks: [MergePair: Int32]
-    /// Special tokens by their text, longest first, for recognizing them in templates.
-    private let specialTexts: [(bytes: [UInt8], id: Int32)]
+    private let splitter: SpecialTokenSplitter
 
     struct MergePair: Hashable {
         let left: Int32
         let right: Int32
-    }
-
-    /// Why a tokenizer cannot be built from the metadata.
-    public struct TokenizerError: Error, Sendable, CustomStringConvertible {
-        public let description: String
     }
 
     public init(file: GGUFFile) throws {
@@ -35,13 +28,11 @@ public final class BPETokenizer: Sendable {
         var ids: [String: Int32] = [:]
         var bytes: [[UInt8]] = []
         var special = Set<Int32>()
-        var specialTexts: [([UInt8], Int32)] = []
         for (index, token) in tokens.enumerated() {
             let id = Int32(index)
             if ids[token] == nil { ids[token] = id }
-            if types[index] == 3 || types[index] == 4 {
+            if types[index] == TokenType.control || types[index] == TokenType.userDefined {
                 special.insert(id)
-                if !token.isEmpty { specialTexts.append((Array(token.utf8), id)) }
                 bytes.append(Array(token.utf8))
             } else {
                 bytes.append(ByteLevelAlphabet.bytes(of: token) ?? Array(token.utf8))
@@ -58,38 +49,19 @@ public final class BPETokenizer: Sendable {
         tokenBytes = bytes
         specialTokens = special
         mergeRanks = ranks
-        self.specialTexts = specialTexts.sorted { $0.0.count > $1.0.count }
+        splitter = SpecialTokenSplitter(texts: tokens, types: types)
         endOfText = Int32(try file.integer("tokenizer.ggml.eos_token_id"))
         beginningOfText = (try? file.integer("tokenizer.ggml.bos_token_id")).map(Int32.init)
     }
 
-    /// The number of tokens.
-    public var count: Int { tokenBytes.count }
-
-    /// The tokens of `text`. With `parsingSpecialTokens`, the texts of special tokens (as in a
-    /// chat template) become those tokens; otherwise they are ordinary text.
-    public func encode(_ text: String, parsingSpecialTokens: Bool = false) -> [Int32] {
+    public func encode(_ text: String, parsingSpecialTokens: Bool) -> [Int32] {
         var result: [Int32] = []
-        guard parsingSpecialTokens, !specialTexts.isEmpty else {
-            encodeOrdinary(text, into: &result)
-            return result
-        }
-        let utf8 = Array(text.utf8)
-        var ordinaryStart = 0
-        var position = 0
-        while position < utf8.count {
-            if let match = specialTexts.first(where: { special in
-                special.bytes.first == utf8[position] && utf8[position...].starts(with: special.bytes)
-            }) {
-                encodeOrdinary(String(decoding: utf8[ordinaryStart..<position], as: UTF8.self), into: &result)
-                result.append(match.id)
-                position += match.bytes.count
-                ordinaryStart = position
-            } else {
-                position += 1
+        for fragment in splitter.split(text, parsingSpecialTokens: parsingSpecialTokens) {
+            switch fragment {
+            case .token(let id): result.append(id)
+            case .text(let bytes): encodeOrdinary(String(decoding: bytes, as: UTF8.self), into: &result)
             }
         }
-        encodeOrdinary(String(decoding: utf8[ordinaryStart...], as: UTF8.self), into: &result)
         return result
     }
 
@@ -121,15 +93,5 @@ public final class BPETokenizer: Sendable {
             symbols[index] = id
             symbols.remove(at: index + 1)
         }
-    }
-
-    /// The bytes of `tokens`, concatenated.
-    public func bytes(of tokens: [Int32]) -> [UInt8] {
-        tokens.flatMap { $0 >= 0 && Int($0) < tokenBytes.count ? tokenBytes[Int($0)] : [] }
-    }
-
-    /// The text of `tokens` (invalid UTF-8 repaired).
-    public func decode(_ tokens: [Int32]) -> String {
-        String(decoding: bytes(of: tokens), as: UTF8.self)
     }
 }

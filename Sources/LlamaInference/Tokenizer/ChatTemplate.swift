@@ -15,38 +15,69 @@ public struct ChatMessage: Sendable, Equatable {
 }
 
 /// How a model expects a conversation to be written, chosen from its GGUF's
-/// `tokenizer.chat_template` or named.
+/// `tokenizer.chat_template` (recognized by its markers), by the file's architecture when it has
+/// none, or named.
 public enum ChatTemplate: Sendable, Equatable {
-    /// ChatML (`<|im_start|>role\ncontent<|im_end|>\n`), with the system message the template
-    /// adds when the conversation has none.
+    /// ChatML (`<|im_start|>role\ncontent<|im_end|>\n`: SmolLM2, Qwen), with the system message
+    /// the template adds when the conversation has none.
     case chatML(defaultSystem: String?)
+    /// Gemma (`<start_of_turn>user\ncontent<end_of_turn>\n`, the assistant called `model`), the
+    /// system message put before the first user message, as Gemma 3's template does.
+    case gemma
+    /// Llama 3 (`<|start_header_id|>role<|end_header_id|>\n\ncontent<|eot_id|>`).
+    case llama3
+    /// Phi-3 and Phi-4 mini (`<|role|>\ncontent<|end|>\n`).
+    case phi
 
     /// Why no template can be chosen.
     public struct UnknownTemplateError: Error, Sendable, CustomStringConvertible {
         public let description: String
     }
 
-    /// The templates that can be named: `chatml`.
-    public static let names = ["chatml"]
+    /// The templates that can be named.
+    public static let names = ["chatml", "gemma", "llama3", "phi"]
 
     /// The template named `name`.
     public init(named name: String) throws(UnknownTemplateError) {
         switch name.lowercased() {
         case "chatml": self = .chatML(defaultSystem: nil)
+        case "gemma": self = .gemma
+        case "llama3": self = .llama3
+        case "phi": self = .phi
         default: throw UnknownTemplateError(description: "no chat template is named '\(name)'; known: \(Self.names.joined(separator: ", "))")
         }
     }
 
-    /// The template a GGUF file's `tokenizer.chat_template` describes.
+    /// The template a GGUF file's `tokenizer.chat_template` describes or, when it has none, the
+    /// one its architecture's models use (Gemma for `gemma3`, ChatML for `qwen2` and `qwen3`).
     public init(file: GGUFFile) throws(UnknownTemplateError) {
-        guard let source = file.metadata["tokenizer.chat_template"]?.string else {
+        if let source = file.metadata["tokenizer.chat_template"]?.string {
+            try self.init(source: source)
+            return
+        }
+        switch file.metadata["general.architecture"]?.string {
+        case "gemma3"?: self = .gemma
+        case "qwen2"?, "qwen3"?: self = .chatML(defaultSystem: nil)
+        case "phi3"?: self = .phi
+        default:
             throw UnknownTemplateError(description: "the model has no tokenizer.chat_template; name one (\(Self.names.joined(separator: ", ")))")
         }
-        try self.init(source: source)
     }
 
     /// The template a Jinja chat template source describes, recognized by its markers.
     public init(source: String) throws(UnknownTemplateError) {
+        if source.contains("<start_of_turn>") {
+            self = .gemma
+            return
+        }
+        if source.contains("<|start_header_id|>") {
+            self = .llama3
+            return
+        }
+        if source.contains("<|assistant|>"), source.contains("<|end|>") {
+            self = .phi
+            return
+        }
         guard source.contains("<|im_start|>"), source.contains("<|im_end|>") else {
             throw UnknownTemplateError(description: "the model's chat template is not one this library knows; name one (\(Self.names.joined(separator: ", ")))")
         }
@@ -64,9 +95,9 @@ public enum ChatTemplate: Sendable, Equatable {
     /// The text of a conversation, with the opening of the assistant's turn when asked; special
     /// tokens appear as their text, to be tokenized with `parsingSpecialTokens`.
     public func render(_ messages: [ChatMessage], addingGenerationPrompt: Bool = true) -> String {
+        var text = ""
         switch self {
         case .chatML(let defaultSystem):
-            var text = ""
             if let defaultSystem, messages.first?.role != .system {
                 text += "<|im_start|>system\n\(defaultSystem)<|im_end|>\n"
             }
@@ -74,14 +105,46 @@ public enum ChatTemplate: Sendable, Equatable {
                 text += "<|im_start|>\(message.role.rawValue)\n\(message.content)<|im_end|>\n"
             }
             if addingGenerationPrompt { text += "<|im_start|>assistant\n" }
-            return text
+        case .gemma:
+            text = "<bos>"
+            var system: String?
+            for message in messages {
+                switch message.role {
+                case .system:
+                    system = message.content
+                    continue
+                case .assistant:
+                    text += "<start_of_turn>model\n"
+                case .user, .tool:
+                    text += "<start_of_turn>user\n"
+                    if let prefix = system { text += prefix + "\n\n" }
+                    system = nil
+                }
+                text += message.content + "<end_of_turn>\n"
+            }
+            if addingGenerationPrompt { text += "<start_of_turn>model\n" }
+        case .llama3:
+            text = "<|begin_of_text|>"
+            for message in messages {
+                text += "<|start_header_id|>\(message.role.rawValue)<|end_header_id|>\n\n\(message.content)<|eot_id|>"
+            }
+            if addingGenerationPrompt { text += "<|start_header_id|>assistant<|end_header_id|>\n\n" }
+        case .phi:
+            for message in messages {
+                text += "<|\(message.role.rawValue)|>\n\(message.content)<|end|>\n"
+            }
+            if addingGenerationPrompt { text += "<|assistant|>\n" }
         }
+        return text
     }
 
     /// The text that ends an assistant's turn.
     public var endOfTurn: String {
         switch self {
         case .chatML: "<|im_end|>"
+        case .gemma: "<end_of_turn>"
+        case .llama3: "<|eot_id|>"
+        case .phi: "<|end|>"
         }
     }
 }

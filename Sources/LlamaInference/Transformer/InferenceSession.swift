@@ -20,7 +20,9 @@ public final class InferenceSession {
     private let gate: UnsafeMutablePointer<Float>
     private let up: UnsafeMutablePointer<Float>
     private let scores: UnsafeMutablePointer<Float>
+    /// The rotary frequencies of the global layers, and of the sliding-window layers.
     private let ropeFrequencies: [Float]
+    private let localRopeFrequencies: [Float]
     /// The input of the current matrix products, quantized.
     private var quantized: QuantizedVector
     /// The inputs of a batch's matrix products, quantized.
@@ -56,20 +58,22 @@ public final class InferenceSession {
         let width = configuration.embeddingLength
         hidden = .allocate(capacity: width)
         normed = .allocate(capacity: width)
-        query = .allocate(capacity: width)
-        attention = .allocate(capacity: width)
+        query = .allocate(capacity: configuration.queryDimension)
+        attention = .allocate(capacity: configuration.queryDimension)
         projected = .allocate(capacity: width)
         gate = .allocate(capacity: configuration.feedForwardLength)
         up = .allocate(capacity: configuration.feedForwardLength)
         scores = .allocate(capacity: self.contextLength)
         logits = .allocate(capacity: configuration.vocabularySize)
-        quantized = QuantizedVector(capacity: max(width, configuration.feedForwardLength))
-        batchQuantized = QuantizedVector(capacity: Self.batchSize * max(width, configuration.feedForwardLength))
+        let widest = max(width, configuration.feedForwardLength, configuration.queryDimension)
+        quantized = QuantizedVector(capacity: widest)
+        batchQuantized = QuantizedVector(capacity: Self.batchSize * widest)
         logits.initialize(repeating: 0)
-        let half = configuration.headDimension / 2
-        ropeFrequencies = (0..<half).map { index in
-            1 / powf(configuration.ropeBase, Float(2 * index) / Float(configuration.headDimension))
+        func frequencies(base: Float) -> [Float] {
+            (0..<configuration.headDimension / 2).map { index in 1 / powf(base, Float(2 * index) / Float(configuration.headDimension)) }
         }
+        ropeFrequencies = frequencies(base: configuration.ropeBase)
+        localRopeFrequencies = frequencies(base: configuration.traits.localRopeBase ?? configuration.ropeBase)
     }
 
     deinit {
@@ -109,9 +113,8 @@ public final class InferenceSession {
     private func step(_ token: Int32, computingLogits: Bool) {
         let configuration = model.configuration
         let width = configuration.embeddingLength
-        let headDimension = configuration.headDimension
         let kvDimension = configuration.keyValueDimension
-        model.embeddings.row(Int(token), into: hidden)
+        embed(token, into: hidden)
         for (layerIndex, layer) in model.layers.enumerated() {
             let layerBase = layerIndex * contextLength * kvDimension
             let keyRow = keys + layerBase + position * kvDimension
@@ -121,26 +124,87 @@ public final class InferenceSession {
             model.multiply(layer.query, quantized, into: query)
             model.multiply(layer.key, quantized, into: keyRow)
             model.multiply(layer.value, quantized, into: valueRow)
-            rotate(query, heads: configuration.headCount, headDimension: headDimension, at: position)
-            rotate(keyRow, heads: configuration.keyValueHeadCount, headDimension: headDimension, at: position)
-            attend(query, into: attention, layerBase: layerBase, upTo: position)
-            quantized.quantize(attention, count: width, kernels: model.kernelTable)
+            prepare(query: query, key: keyRow, value: valueRow, layer: layer, layerIndex: layerIndex, at: position)
+            attend(query, into: attention, layerIndex: layerIndex, upTo: position)
+            quantized.quantize(attention, count: configuration.queryDimension, kernels: model.kernelTable)
             model.multiply(layer.attentionOutput, quantized, into: projected)
-            for index in 0..<width { hidden[index] += projected[index] }
+            addToResidual(projected, norm: layer.postAttentionNorm, into: hidden)
             rmsNorm(hidden, layer.feedForwardNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
             quantized.quantize(normed, count: width, kernels: model.kernelTable)
             model.multiply(layer.gate, quantized, into: gate)
             model.multiply(layer.up, quantized, into: up)
-            for index in 0..<configuration.feedForwardLength {
-                let g = gate[index]
-                gate[index] = g / (1 + expf(-g)) * up[index]
-            }
+            activate(gate, up, count: configuration.feedForwardLength)
             quantized.quantize(gate, count: configuration.feedForwardLength, kernels: model.kernelTable)
             model.multiply(layer.down, quantized, into: projected)
-            for index in 0..<width { hidden[index] += projected[index] }
+            addToResidual(projected, norm: layer.postFeedForwardNorm, into: hidden)
         }
         position += 1
         computeLogits(computingLogits)
+    }
+
+    /// The embedding of `token`, scaled as the architecture wants.
+    private func embed(_ token: Int32, into output: UnsafeMutablePointer<Float>) {
+        let width = model.configuration.embeddingLength
+        model.embeddings.row(Int(token), into: output)
+        if model.configuration.traits.scalesEmbeddings {
+            let scale = Float(width).squareRoot()
+            for index in 0..<width { output[index] *= scale }
+        }
+    }
+
+    /// What happens to one position's query, key and value between their projections and
+    /// attention: biases, per-head norms, rotary embeddings.
+    private func prepare(
+        query: UnsafeMutablePointer<Float>, key: UnsafeMutablePointer<Float>, value: UnsafeMutablePointer<Float>, layer: LlamaModel.Layer,
+        layerIndex: Int, at position: Int
+    ) {
+        let configuration = model.configuration
+        let head = configuration.headDimension
+        func add(_ bias: UnsafeBufferPointer<Float>?, to vector: UnsafeMutablePointer<Float>) {
+            guard let bias else { return }
+            for index in bias.indices { vector[index] += bias[index] }
+        }
+        add(layer.queryBias, to: query)
+        add(layer.keyBias, to: key)
+        add(layer.valueBias, to: value)
+        if let queryNorm = layer.queryNorm, let keyNorm = layer.keyNorm {
+            for index in 0..<configuration.headCount {
+                rmsNorm(query + index * head, queryNorm, into: query + index * head, count: head, epsilon: configuration.normEpsilon)
+            }
+            for index in 0..<configuration.keyValueHeadCount {
+                rmsNorm(key + index * head, keyNorm, into: key + index * head, count: head, epsilon: configuration.normEpsilon)
+            }
+        }
+        let frequencies = configuration.isSlidingWindowLayer(layerIndex) ? localRopeFrequencies : ropeFrequencies
+        rotate(query, heads: configuration.headCount, at: position, frequencies: frequencies)
+        rotate(key, heads: configuration.keyValueHeadCount, at: position, frequencies: frequencies)
+    }
+
+    /// Adds a sublayer's output to the residual stream, normalized first when the architecture
+    /// wants it (`norm`).
+    private func addToResidual(_ output: UnsafeMutablePointer<Float>, norm: UnsafeBufferPointer<Float>?, into residual: UnsafeMutablePointer<Float>) {
+        let configuration = model.configuration
+        let width = configuration.embeddingLength
+        if let norm { rmsNorm(output, norm, into: output, count: width, epsilon: configuration.normEpsilon) }
+        for index in 0..<width { residual[index] += output[index] }
+    }
+
+    /// `gate = activation(gate) × up`, element by element.
+    private func activate(_ gate: UnsafeMutablePointer<Float>, _ up: UnsafePointer<Float>, count: Int) {
+        switch model.configuration.traits.activation {
+        case .silu:
+            for index in 0..<count {
+                let g = gate[index]
+                gate[index] = g / (1 + expf(-g)) * up[index]
+            }
+        case .geluTanh:
+            // GELU, tanh approximation: x/2 (1 + tanh(√(2/π) (x + 0.044715 x³))).
+            let root = Float(0.7978845608028654)
+            for index in 0..<count {
+                let g = gate[index]
+                gate[index] = 0.5 * g * (1 + tanhf(root * g * (1 + 0.044715 * g * g))) * up[index]
+            }
+        }
     }
 
     /// The logits after the hidden state, when asked.
@@ -150,21 +214,27 @@ public final class InferenceSession {
         rmsNorm(hidden, model.outputNorm, into: normed, count: configuration.embeddingLength, epsilon: configuration.normEpsilon)
         quantized.quantize(normed, count: configuration.embeddingLength, kernels: model.kernelTable)
         model.multiply(model.output, quantized, into: logitsBase)
+        if let cap = configuration.finalLogitSoftCap {
+            for index in 0..<configuration.vocabularySize { logitsBase[index] = cap * tanhf(logitsBase[index] / cap) }
+        }
     }
 
-    /// Attention of one position's query over the cached keys and values up to `last`.
-    private func attend(_ query: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, layerBase: Int, upTo last: Int) {
+    /// Attention of one position's query over the cached keys and values up to `last` (within
+    /// the sliding window on the layers that have one).
+    private func attend(_ query: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, layerIndex: Int, upTo last: Int) {
         let configuration = model.configuration
         let headDimension = configuration.headDimension
         let kvDimension = configuration.keyValueDimension
         let group = configuration.headCount / configuration.keyValueHeadCount
-        let scale = 1 / sqrtf(Float(headDimension))
+        var first = 0
+        if let window = configuration.slidingWindow, configuration.isSlidingWindowLayer(layerIndex) { first = max(0, last - window + 1) }
+        let base = layerIndex * contextLength * kvDimension + first * kvDimension
         let attend = model.kernelTable.pointee.attend
         for head in 0..<configuration.headCount {
-            let kvOffset = layerBase + (head / group) * headDimension
+            let kvOffset = base + (head / group) * headDimension
             attend(
-                query + head * headDimension, keys + kvOffset, values + kvOffset, kvDimension, last + 1, headDimension, scale, scores,
-                output + head * headDimension)
+                query + head * headDimension, keys + kvOffset, values + kvOffset, kvDimension, last + 1 - first, headDimension,
+                configuration.attentionScale, scores, output + head * headDimension)
         }
     }
 
@@ -173,12 +243,13 @@ public final class InferenceSession {
         let configuration = model.configuration
         let count = tokens.count
         let width = configuration.embeddingLength
+        let queryDimension = configuration.queryDimension
         let kvDimension = configuration.keyValueDimension
         let feedForward = configuration.feedForwardLength
         let hiddens = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
         let normeds = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
-        let queries = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
-        let attentions = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
+        let queries = UnsafeMutablePointer<Float>.allocate(capacity: count * queryDimension)
+        let attentions = UnsafeMutablePointer<Float>.allocate(capacity: count * queryDimension)
         let projections = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
         let newKeys = UnsafeMutablePointer<Float>.allocate(capacity: count * kvDimension)
         let newValues = UnsafeMutablePointer<Float>.allocate(capacity: count * kvDimension)
@@ -187,7 +258,7 @@ public final class InferenceSession {
         defer {
             for buffer in [hiddens, normeds, queries, attentions, projections, newKeys, newValues, gates, ups] { buffer.deallocate() }
         }
-        for (offset, token) in tokens.enumerated() { model.embeddings.row(Int(token), into: hiddens + offset * width) }
+        for (offset, token) in tokens.enumerated() { embed(token, into: hiddens + offset * width) }
         for (layerIndex, layer) in model.layers.enumerated() {
             let layerBase = layerIndex * contextLength * kvDimension
             for offset in 0..<count {
@@ -198,27 +269,25 @@ public final class InferenceSession {
             multiply(layer.value, batch: normeds, count: count, into: newValues)
             for offset in 0..<count {
                 let at = position + offset
-                rotate(queries + offset * width, heads: configuration.headCount, headDimension: configuration.headDimension, at: at)
-                rotate(newKeys + offset * kvDimension, heads: configuration.keyValueHeadCount, headDimension: configuration.headDimension, at: at)
+                prepare(
+                    query: queries + offset * queryDimension, key: newKeys + offset * kvDimension, value: newValues + offset * kvDimension,
+                    layer: layer, layerIndex: layerIndex, at: at)
                 (keys + layerBase + at * kvDimension).update(from: newKeys + offset * kvDimension, count: kvDimension)
                 (values + layerBase + at * kvDimension).update(from: newValues + offset * kvDimension, count: kvDimension)
             }
             for offset in 0..<count {
-                attend(queries + offset * width, into: attentions + offset * width, layerBase: layerBase, upTo: position + offset)
+                attend(queries + offset * queryDimension, into: attentions + offset * queryDimension, layerIndex: layerIndex, upTo: position + offset)
             }
             multiply(layer.attentionOutput, batch: attentions, count: count, into: projections)
-            for index in 0..<count * width { hiddens[index] += projections[index] }
+            for offset in 0..<count { addToResidual(projections + offset * width, norm: layer.postAttentionNorm, into: hiddens + offset * width) }
             for offset in 0..<count {
                 rmsNorm(hiddens + offset * width, layer.feedForwardNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
             }
             multiply(layer.gate, batch: normeds, count: count, into: gates)
             multiply(layer.up, batch: normeds, count: count, into: ups)
-            for index in 0..<count * feedForward {
-                let g = gates[index]
-                gates[index] = g / (1 + expf(-g)) * ups[index]
-            }
+            activate(gates, ups, count: count * feedForward)
             multiply(layer.down, batch: gates, count: count, into: projections)
-            for index in 0..<count * width { hiddens[index] += projections[index] }
+            for offset in 0..<count { addToResidual(projections + offset * width, norm: layer.postFeedForwardNorm, into: hiddens + offset * width) }
         }
         position += count
         hidden.update(from: hiddens + (count - 1) * width, count: width)
@@ -243,19 +312,24 @@ public final class InferenceSession {
         for index in 0..<count { output[index] = input[index] * factor * weight[index] }
     }
 
-    /// Rotary embedding as llama.cpp applies it to this architecture: adjacent pairs rotate.
-    private func rotate(_ vector: UnsafeMutablePointer<Float>, heads: Int, headDimension: Int, at position: Int) {
+    /// Rotary embeddings as llama.cpp applies them to the architecture: adjacent pairs rotate, or
+    /// each element with the one half a head away.
+    private func rotate(_ vector: UnsafeMutablePointer<Float>, heads: Int, at position: Int, frequencies: [Float]) {
+        let headDimension = model.configuration.headDimension
+        let halves = model.configuration.traits.rotaryLayout == .halves
         let position = Float(position)
-        for (pair, frequency) in ropeFrequencies.enumerated() {
+        for (pair, frequency) in frequencies.enumerated() {
             let angle = position * frequency
             let cosine = cosf(angle)
             let sine = sinf(angle)
+            let first = halves ? pair : 2 * pair
+            let second = halves ? pair + headDimension / 2 : 2 * pair + 1
             for head in 0..<heads {
-                let base = vector + head * headDimension + 2 * pair
-                let x0 = base[0]
-                let x1 = base[1]
-                base[0] = x0 * cosine - x1 * sine
-                base[1] = x0 * sine + x1 * cosine
+                let base = vector + head * headDimension
+                let x0 = base[first]
+                let x1 = base[second]
+                base[first] = x0 * cosine - x1 * sine
+                base[second] = x0 * sine + x1 * cosine
             }
         }
     }

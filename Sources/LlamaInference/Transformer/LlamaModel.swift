@@ -3,18 +3,31 @@ import GuidedKernels
 
 /// A Llama-family transformer running on the CPU from a memory-mapped GGUF file: embeddings (tied
 /// to the output when there is no `output.weight`), RMSNorm, rotary embeddings as llama.cpp
-/// applies them, grouped-query attention, a SwiGLU feed-forward network, and a KV cache.
+/// applies them, grouped-query attention, a gated feed-forward network, and a KV cache, with what
+/// the architecture's ``ArchitectureTraits`` add. Every tensor's shape is checked against the
+/// hyperparameters when the model loads; a missing or mis-shaped one is an error naming it.
 public final class LlamaModel: @unchecked Sendable {
     struct Layer {
         let attentionNorm: UnsafeBufferPointer<Float>
         let query: WeightMatrix
         let key: WeightMatrix
         let value: WeightMatrix
+        /// The projections' biases (Qwen 2).
+        let queryBias: UnsafeBufferPointer<Float>?
+        let keyBias: UnsafeBufferPointer<Float>?
+        let valueBias: UnsafeBufferPointer<Float>?
+        /// Per-head norms of queries and keys (Gemma 3, Qwen 3).
+        let queryNorm: UnsafeBufferPointer<Float>?
+        let keyNorm: UnsafeBufferPointer<Float>?
         let attentionOutput: WeightMatrix
+        /// The norm of attention's output before the residual (Gemma 3).
+        let postAttentionNorm: UnsafeBufferPointer<Float>?
         let feedForwardNorm: UnsafeBufferPointer<Float>
         let gate: WeightMatrix
         let up: WeightMatrix
         let down: WeightMatrix
+        /// The norm of the feed-forward network's output before the residual (Gemma 3).
+        let postFeedForwardNorm: UnsafeBufferPointer<Float>?
     }
 
     public let configuration: LlamaConfiguration
@@ -72,23 +85,37 @@ public final class LlamaModel: @unchecked Sendable {
         }
         let width = configuration.embeddingLength
         let vocabulary = configuration.vocabularySize
+        let traits = configuration.traits
+        let queryDimension = configuration.queryDimension
+        let kvDimension = configuration.keyValueDimension
+        let head = configuration.headDimension
         embeddings = try matrix("token_embd.weight", rows: vocabulary, columns: width)
         output = file.tensorsByName["output.weight"] != nil ? try matrix("output.weight", rows: vocabulary, columns: width) : embeddings
         outputNorm = try vector("output_norm.weight", count: width)
         var layers: [Layer] = []
         for index in 0..<configuration.layerCount {
             let prefix = "blk.\(index)."
+            func optional(_ name: String, count: Int, if present: Bool) throws(GGUFError) -> UnsafeBufferPointer<Float>? {
+                present ? try vector(prefix + name, count: count) : nil
+            }
             layers.append(
                 Layer(
                     attentionNorm: try vector(prefix + "attn_norm.weight", count: width),
-                    query: try matrix(prefix + "attn_q.weight", rows: width, columns: width),
-                    key: try matrix(prefix + "attn_k.weight", rows: configuration.keyValueDimension, columns: width),
-                    value: try matrix(prefix + "attn_v.weight", rows: configuration.keyValueDimension, columns: width),
-                    attentionOutput: try matrix(prefix + "attn_output.weight", rows: width, columns: width),
+                    query: try matrix(prefix + "attn_q.weight", rows: queryDimension, columns: width),
+                    key: try matrix(prefix + "attn_k.weight", rows: kvDimension, columns: width),
+                    value: try matrix(prefix + "attn_v.weight", rows: kvDimension, columns: width),
+                    queryBias: try optional("attn_q.bias", count: queryDimension, if: traits.hasProjectionBiases),
+                    keyBias: try optional("attn_k.bias", count: kvDimension, if: traits.hasProjectionBiases),
+                    valueBias: try optional("attn_v.bias", count: kvDimension, if: traits.hasProjectionBiases),
+                    queryNorm: try optional("attn_q_norm.weight", count: head, if: traits.normalizesQueriesAndKeys),
+                    keyNorm: try optional("attn_k_norm.weight", count: head, if: traits.normalizesQueriesAndKeys),
+                    attentionOutput: try matrix(prefix + "attn_output.weight", rows: width, columns: queryDimension),
+                    postAttentionNorm: try optional("post_attention_norm.weight", count: width, if: traits.normalizesSublayerOutputs),
                     feedForwardNorm: try vector(prefix + "ffn_norm.weight", count: width),
                     gate: try matrix(prefix + "ffn_gate.weight", rows: configuration.feedForwardLength, columns: width),
                     up: try matrix(prefix + "ffn_up.weight", rows: configuration.feedForwardLength, columns: width),
-                    down: try matrix(prefix + "ffn_down.weight", rows: width, columns: configuration.feedForwardLength)))
+                    down: try matrix(prefix + "ffn_down.weight", rows: width, columns: configuration.feedForwardLength),
+                    postFeedForwardNorm: try optional("post_ffw_norm.weight", count: width, if: traits.normalizesSublayerOutputs)))
         }
         self.layers = layers
     }
