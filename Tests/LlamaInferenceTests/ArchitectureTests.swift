@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import LlamaInference
+
+/// One tiny file per architecture (random weights, the tensor names and metadata of real files,
+/// every weight type between its two layers), against llama.cpp on the same file:
+/// `Tests/scripts/make-tiny-models.py` wrote the files and recorded llama.cpp's greedy
+/// continuations with its log probabilities at each step.
+@Suite struct ArchitectureTests {
+    struct Reference: Decodable {
+        struct Step: Decodable {
+            let token: Int32
+            /// llama.cpp's 10 most likely tokens, with their log probabilities.
+            let top: [[Double]]
+        }
+
+        let tokens: [Int32]
+        let steps: [Step]
+    }
+
+    /// The largest difference allowed between a log probability and llama.cpp's: measured up to
+    /// 0.21 (Qwen 3), 0.15 (Llama), 0.13 (Qwen 2), 0.05 (Gemma 3), for each variant. The
+    /// products in floats give the same figures, so they come from llama.cpp's rounding: it
+    /// quantizes activations in blocks of 256 for the K-quants, to 16-bit floats for the F16 and
+    /// BF16 weights, and keeps its KV cache in 16-bit floats. (The distributions of random weights
+    /// are flat: the 10 most likely tokens lie within about 1.)
+    static let tolerance = 0.3
+    /// How close llama.cpp's log probabilities of two tokens must be for a greedy continuation to
+    /// take either: within that rounding.
+    static let tieMargin = 0.3
+
+    @Test(arguments: ["llama", "qwen2", "qwen3", "gemma3"])
+    func agreesWithLlamaCpp(_ architecture: String) throws {
+        let file = try GGUFFile(path: TestModel.fixtures.appendingPathComponent("tiny-\(architecture).gguf").path)
+        let types = Set(file.tensorsByName.values.map(\.type))
+        #expect(types.count >= 8, "\(architecture): weight types \(types)")
+        let references = try JSONDecoder().decode(
+            [Reference].self, from: Data(contentsOf: TestModel.fixtures.appendingPathComponent("tiny-\(architecture)-reference.json")))
+        var largest = 0.0
+        var agreeing = 0
+        for variant in KernelVariant.supported {
+            let model = try LlamaModel(file: file, threadCount: 2, kernels: variant)
+            #expect(model.configuration.architecture == architecture)
+            for reference in references {
+                let session = InferenceSession(model: model, contextLength: 64)
+                try session.evaluate(reference.tokens)
+                for (index, step) in reference.steps.enumerated() {
+                    let logits = session.logits
+                    let maximum = Double(logits.max() ?? 0)
+                    let logSum = maximum + log(logits.reduce(0.0) { $0 + exp(Double($1) - maximum) })
+                    for entry in step.top {
+                        let difference = abs(Double(logits[Int(entry[0])]) - logSum - entry[1])
+                        largest = max(largest, difference)
+                        #expect(difference <= Self.tolerance, "\(architecture), \(variant), step \(index): token \(Int(entry[0])) off by \(difference)")
+                    }
+                    let chosen = try #require(logits.indices.max { logits[$0] < logits[$1] })
+                    if Int32(chosen) != step.token {
+                        let theirs = try #require(step.top.first)[1]
+                        let ours = step.top.first { Int($0[0]) == chosen }?[1] ?? -.infinity
+                        #expect(theirs - ours <= Self.tieMargin, "\(architecture), \(variant), step \(index): \(chosen) instead of \(step.token)")
+                        break
+                    }
+                    agreeing += 1
+                    try session.evaluate([step.token])
+                }
+            }
+        }
+        print("\(architecture): largest log-probability difference from llama.cpp \(largest), \(agreeing) greedy tokens alike")
+    }
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Tiny GGUF files with random weights, one per architecture (the tensor names and metadata of
+real files of that architecture, two layers, width 256), their weights spread over every weight
+type the kernels compute with, and llama.cpp's answers on them: per prompt (token ids), the 16
+tokens of its greedy continuation, each with its 10 most likely tokens and their log probabilities.
+Writes OUT_DIR/tiny-ARCH.gguf and OUT_DIR/tiny-ARCH-reference.json.
+
+usage: make-tiny-models.py OUT_DIR LLAMA_SERVER   (needs `pip install numpy gguf`)
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+import numpy as np
+from gguf import GGMLQuantizationType as T
+from gguf import GGUFWriter
+from gguf.constants import GGML_QUANT_SIZES
+
+WIDTH, LAYERS, HEADS, KV_HEADS, HEAD, FFN, VOCAB = 256, 2, 4, 2, 64, 512, 384
+# Where each type keeps its half-precision scales (byte offsets in a block).
+HALF_OFFSETS = {
+    T.Q4_0: [0], T.Q4_1: [0, 2], T.Q5_0: [0], T.Q5_1: [0, 2], T.Q8_0: [0], T.IQ4_NL: [0],
+    T.Q2_K: [80, 82], T.Q3_K: [108], T.Q4_K: [0, 2], T.Q5_K: [0, 2], T.Q6_K: [208],
+}
+# The types of each layer's matrices: between the two layers, every type.
+LAYER_TYPES = [
+    {"attn_q": T.Q4_K, "attn_k": T.Q5_K, "attn_v": T.Q6_K, "attn_output": T.Q5_0, "ffn_gate": T.Q5_1, "ffn_up": T.IQ4_NL, "ffn_down": T.Q3_K},
+    {"attn_q": T.Q2_K, "attn_k": T.Q4_0, "attn_v": T.Q4_1, "attn_output": T.Q8_0, "ffn_gate": T.BF16, "ffn_up": T.F16, "ffn_down": T.Q6_K},
+]
+PROMPTS = [[1, 40, 41, 42, 43, 44, 45, 46], [1, 300, 12, 7, 250, 99]]
+
+
+# How far each type's random codes spread (their standard deviation, times the sub-block scales
+# for the K-quants), so that every matrix's weights spread alike.
+CODE_SPREAD = {
+    T.Q4_0: 4.6, T.Q4_1: 4.6, T.Q5_0: 9.2, T.Q5_1: 9.2, T.Q8_0: 74, T.IQ4_NL: 70,
+    T.Q2_K: 7.5 * 1.1, T.Q3_K: 18 * 2.3, T.Q4_K: 32 * 4.6, T.Q5_K: 32 * 9.2, T.Q6_K: 74 * 18.5,
+}
+
+
+def matrix(rng, rows, columns, qtype, spread):
+    """Random weights of `qtype` whose standard deviation is about `spread`."""
+    if qtype in (T.F16, T.BF16, T.F32):
+        values = rng.normal(0, spread, size=(rows, columns)).astype(np.float32)
+        if qtype == T.F32:
+            return values, None
+        if qtype == T.F16:
+            return values.astype(np.float16), None
+        return (values.view(np.uint32) >> 16).astype(np.uint16).view(np.uint8).reshape(rows, columns * 2), T.BF16
+    block, size = GGML_QUANT_SIZES[qtype]
+    raw = rng.integers(0, 256, size=(rows * columns // block, size), dtype=np.uint8)
+    for offset in HALF_OFFSETS[qtype]:
+        scale = rng.uniform(0.5, 1.5, size=(raw.shape[0], 1)) * spread / CODE_SPREAD[qtype] * (-1 if offset == 2 else 1)
+        raw[:, offset:offset + 2] = scale.astype(np.float16).view(np.uint8)
+    return raw.reshape(rows, -1), qtype
+
+
+def write_model(path, arch, rng):
+    writer = GGUFWriter(path, arch)
+    writer.add_name(f"tiny {arch}")
+    writer.add_context_length(256)
+    writer.add_embedding_length(WIDTH)
+    writer.add_block_count(LAYERS)
+    writer.add_feed_forward_length(FFN)
+    writer.add_head_count(HEADS)
+    writer.add_head_count_kv(KV_HEADS)
+    writer.add_key_length(HEAD)
+    writer.add_value_length(HEAD)
+    writer.add_rope_freq_base(10000.0)
+    writer.add_layer_norm_rms_eps(1e-6)
+    if arch == "gemma3":
+        writer.add_sliding_window(4)
+    # A SentencePiece vocabulary: control tokens, the byte tokens of ASCII, then pieces; every
+    # token is whole UTF-8 text, so that llama-server reports every step of a continuation.
+    tokens = ["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(128)]
+    pieces = VOCAB - len(tokens)
+    tokens += [f"\u2581p{i}" for i in range(pieces)]
+    writer.add_tokenizer_model("llama")
+    writer.add_token_list(tokens)
+    writer.add_token_scores([0.0] * 131 + [-float(i) for i in range(pieces)])
+    writer.add_token_types([2, 3, 3] + [6] * 128 + [1] * pieces)
+    writer.add_bos_token_id(1)
+    writer.add_eos_token_id(2)
+    writer.add_unk_token_id(0)
+
+    def norm(name, count):
+        writer.add_tensor(name, rng.uniform(0.8, 1.2, size=count).astype(np.float32))
+
+    # Gemma's output is its embeddings: small ones, lest a token's own logit swamp the others.
+    embeddings, _ = matrix(rng, VOCAB, WIDTH, T.F32, 0.02 if arch == "gemma3" else 0.1)
+    writer.add_tensor("token_embd.weight", embeddings)
+    norm("output_norm.weight", WIDTH)
+    if arch != "gemma3":
+        output, qtype = matrix(rng, VOCAB, WIDTH, T.Q8_0, 0.05)
+        writer.add_tensor("output.weight", output, raw_dtype=qtype)
+    for layer, types in enumerate(LAYER_TYPES):
+        p = f"blk.{layer}."
+        shapes = {"attn_q": (HEADS * HEAD, WIDTH), "attn_k": (KV_HEADS * HEAD, WIDTH), "attn_v": (KV_HEADS * HEAD, WIDTH),
+                  "attn_output": (WIDTH, HEADS * HEAD), "ffn_gate": (FFN, WIDTH), "ffn_up": (FFN, WIDTH), "ffn_down": (WIDTH, FFN)}
+        norm(p + "attn_norm.weight", WIDTH)
+        norm(p + "ffn_norm.weight", WIDTH)
+        for name, (rows, columns) in shapes.items():
+            values, qtype = matrix(rng, rows, columns, types[name], 0.05)
+            writer.add_tensor(p + name + ".weight", values, raw_dtype=qtype)
+        if arch == "qwen2":
+            for name, count in (("attn_q", HEADS * HEAD), ("attn_k", KV_HEADS * HEAD), ("attn_v", KV_HEADS * HEAD)):
+                writer.add_tensor(p + name + ".bias", rng.normal(0, 0.2, size=count).astype(np.float32))
+        if arch in ("qwen3", "gemma3"):
+            norm(p + "attn_q_norm.weight", HEAD)
+            norm(p + "attn_k_norm.weight", HEAD)
+        if arch == "gemma3":
+            norm(p + "post_attention_norm.weight", WIDTH)
+            norm(p + "post_ffw_norm.weight", WIDTH)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+
+
+def post(port, path, body):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def reference(server, path, port):
+    process = subprocess.Popen([server, "-m", path, "--port", str(port), "-t", "2", "-c", "256"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health") as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.2)
+        results = []
+        for prompt in PROMPTS:
+            answer = post(port, "/completion", {"prompt": prompt, "n_predict": 16, "temperature": 0, "n_probs": 10,
+                                                "cache_prompt": False, "ignore_eos": True, "return_tokens": True})
+            steps = [{"token": step["id"], "top": [[entry["id"], entry["logprob"]] for entry in step["top_logprobs"]]}
+                     for step in answer["completion_probabilities"]]
+            assert [step["token"] for step in steps] == answer["tokens"] and len(steps) == 16, "a step is missing"
+            results.append({"tokens": prompt, "steps": steps})
+        return results
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def main():
+    out, server = sys.argv[1], sys.argv[2]
+    for index, arch in enumerate(["llama", "qwen2", "qwen3", "gemma3"]):
+        path = os.path.join(out, f"tiny-{arch}.gguf")
+        write_model(path, arch, np.random.default_rng(100 + index))
+        with open(os.path.join(out, f"tiny-{arch}-reference.json"), "w") as output:
+            json.dump(reference(server, path, 18700 + index), output)
+            output.write("\n")
+        print(arch, os.path.getsize(path))
+
+
+if __name__ == "__main__":
+    main()
