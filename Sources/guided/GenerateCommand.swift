@@ -11,6 +11,8 @@ struct GenerateCommand {
     var instructions: String?
     /// A GGUF file, or with ``endpoint`` the name of the served model.
     var modelPath: String?
+    /// A chat template by name, for a file whose own is not one this library knows.
+    var chatTemplate: String?
     /// The API root of an OpenAI-compatible server to run on instead of a local model.
     var endpoint: URL?
     var options = GenerationOptions()
@@ -41,6 +43,7 @@ struct GenerateCommand {
             case "--schema" where needsSchema: schemaPath = try value(argument)
             case "--instructions": instructions = try value(argument)
             case "--model": modelPath = try value(argument)
+            case "--chat-template": chatTemplate = try value(argument)
             case "--endpoint":
                 let text = try value(argument)
                 guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
@@ -83,7 +86,7 @@ struct GenerateCommand {
         if let endpoint, let name = modelPath {
             session = LanguageModelSession(model: OpenAICompatibleLanguageModel(baseURL: endpoint, model: name), instructions: instructions)
         } else {
-            let model = modelPath.map { SystemLanguageModel(modelPath: $0) } ?? .default
+            let model = modelPath.map { SystemLanguageModel(modelPath: $0, chatTemplate: chatTemplate) } ?? .default
             do {
                 try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
             } catch {

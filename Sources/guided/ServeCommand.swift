@@ -6,6 +6,8 @@ import GuidedServer
 /// [--max-waiting N]`: the OpenAI-compatible endpoint over a local model, until stopped.
 struct ServeCommand {
     var modelPath: String?
+    /// A chat template by name, for a file whose own is not one this library knows.
+    var chatTemplate: String?
     var host = "127.0.0.1"
     var port = 8080
     var apiKey = ProcessInfo.processInfo.environment["GUIDED_API_KEY"]
@@ -26,6 +28,7 @@ struct ServeCommand {
         while let argument = remaining.popFirst() {
             switch argument {
             case "--model": modelPath = try value(argument)
+            case "--chat-template": chatTemplate = try value(argument)
             case "--host": host = try value(argument)
             case "--port": port = try number(argument, in: 0...65535)
             case "--api-key": apiKey = try value(argument)
@@ -37,7 +40,7 @@ struct ServeCommand {
     }
 
     func run() async throws(CommandError) -> Never {
-        let model = modelPath.map { SystemLanguageModel(modelPath: $0) } ?? .default
+        let model = modelPath.map { SystemLanguageModel(modelPath: $0, chatTemplate: chatTemplate) } ?? .default
         do {
             try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         } catch {

@@ -13,8 +13,9 @@ enum Usage {
                                 and check the final value against the whole schema instead
           respond [options] PROMPT
               Answer PROMPT with text (on a terminal, as it is written).
-          options: --instructions TEXT, --model GGUF, --greedy | --top-k K | --top-p P, --seed N,
-                   --temperature T, --max-tokens N, --stream, --stats
+          options: --instructions TEXT, --model GGUF, --chat-template chatml|gemma|llama3|phi,
+                   --greedy | --top-k K | --top-p P, --seed N, --temperature T, --max-tokens N,
+                   --stream, --stats
                    --endpoint URL --model NAME   run on an OpenAI-compatible server (vLLM,
                                 llama-server, Ollama, guided serve) at URL (its /v1 root), the
                                 key from $GUIDED_API_KEY; the value is still checked here
@@ -24,8 +25,8 @@ enum Usage {
               --stream          print one line per snapshot as the bytes arrive
               --chunk-size N    with --stream, feed the parser N bytes at a time (default 8)
 
-          serve [--model GGUF] [--host HOST] [--port PORT] [--api-key KEY] [--name NAME]
-                [--max-waiting N]
+          serve [--model GGUF] [--chat-template NAME] [--host HOST] [--port PORT] [--api-key KEY]
+                [--name NAME] [--max-waiting N]
               Serve the model over the OpenAI chat-completions API (POST /v1/chat/completions,
               GET /v1/models, GET /health) on HOST (127.0.0.1) and PORT (8080), schemas and tool
               arguments enforced while generating. With --api-key (or $GUIDED_API_KEY) requests

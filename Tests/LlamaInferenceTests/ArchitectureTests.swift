@@ -69,3 +69,58 @@ import Testing
         print("\(architecture): largest log-probability difference from llama.cpp \(largest), \(agreeing) greedy tokens alike")
     }
 }
+
+/// Files outside what the library runs: errors that name what is wrong.
+@Suite struct UnsupportedModelTests {
+    /// The bytes of a tiny model file, with `edit` applied.
+    static func tinyFile(_ edit: (inout [UInt8]) throws -> Void) throws -> GGUFFile {
+        var bytes = [UInt8](try Data(contentsOf: TestModel.fixtures.appendingPathComponent("tiny-llama.gguf")))
+        try edit(&bytes)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("edited-\(UUID().uuidString).gguf").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try GGUFFile(path: path)
+    }
+
+    static func offset(of pattern: [UInt8], in bytes: [UInt8]) throws -> Int {
+        try #require((0...(bytes.count - pattern.count)).first { bytes[$0..<$0 + pattern.count].elementsEqual(pattern) })
+    }
+
+    @Test func anUnknownArchitectureIsNamed() throws {
+        let file = try Self.tinyFile { bytes in
+            // The value of general.architecture: "llama" becomes "mamba".
+            let key = Array("general.architecture".utf8)
+            let value = try Self.offset(of: key, in: bytes) + key.count + 4 + 8
+            bytes.replaceSubrange(value..<value + 5, with: Array("mamba".utf8))
+        }
+        #expect { try LlamaModel(file: file, threadCount: 1) } throws: { error in
+            "\(error)".contains("'mamba'") && "\(error)".contains("gemma3")
+        }
+    }
+
+    @Test func anUnknownWeightTypeIsNamedWithItsTensor() throws {
+        do {
+            _ = try Self.tinyFile { bytes in
+                // blk.0.attn_q.weight: name, 2 dimensions, then its type, made IQ2_XXS (16).
+                let name = Array("blk.0.attn_q.weight".utf8)
+                let type = try Self.offset(of: name, in: bytes) + name.count + 4 + 2 * 8
+                bytes.replaceSubrange(type..<type + 4, with: [16, 0, 0, 0])
+            }
+            Issue.record("a file with an IQ2_XXS tensor was read")
+        } catch {
+            #expect("\(error)".contains("blk.0.attn_q.weight") && "\(error)".contains("IQ2_XXS"), "\(error)")
+        }
+    }
+
+    @Test func aMisShapedTensorIsNamed() throws {
+        let file = try Self.tinyFile { bytes in
+            // ffn_norm of layer 0 declared 128 long instead of 256: its first dimension halved.
+            let name = Array("blk.0.ffn_norm.weight".utf8)
+            let dimension = try Self.offset(of: name, in: bytes) + name.count + 4
+            bytes.replaceSubrange(dimension..<dimension + 8, with: [128, 0, 0, 0, 0, 0, 0, 0])
+        }
+        #expect { try LlamaModel(file: file, threadCount: 1) } throws: { error in
+            "\(error)".contains("blk.0.ffn_norm.weight")
+        }
+    }
+}

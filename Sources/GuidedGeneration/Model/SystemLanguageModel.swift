@@ -59,9 +59,10 @@ public final class SystemLanguageModel: Sendable {
         self.init(backend: SystemLanguageModel.default.backend, useCase: useCase, guardrails: guardrails)
     }
 
-    /// A model in a GGUF file: a Llama-family architecture with Q4_0, Q4_1, Q8_0, F16 or F32
-    /// weights and a byte-level BPE tokenizer. `chatTemplate` names a template (`chatml`) when the
-    /// file's own is not one this library knows.
+    /// A model in a GGUF file: architecture `llama`, `qwen2`, `qwen3` or `gemma3`, with weights of
+    /// any common type (K-quants included) and a byte-level BPE or SentencePiece tokenizer.
+    /// `chatTemplate` names a template (`chatml`, `gemma`, `llama3`, `phi`) when the file's own is
+    /// not one this library knows.
     public convenience init(
         modelPath: String, contextSize: Int = 4096, chatTemplate: String? = nil, threadCount: Int = SystemLanguageModel.defaultThreadCount
     ) {

@@ -38,7 +38,9 @@ public enum GGUFError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingKey(let key): "metadata '\(key)' is missing"
         case .wrongType(let key, let expected): "metadata '\(key)' is not \(expected)"
         case .invalidTensor(let name, let reason): "tensor '\(name)': \(reason)"
-        case .unsupportedTensorType(let name, let type): "tensor '\(name)' has type \(type), which is not supported"
+        case .unsupportedTensorType(let name, let type):
+            "tensor '\(name)' has type \(GGMLType.name(of: type)) (\(type)), which is not supported; supported: "
+                + GGMLType.allCases.filter(\.isComputable).map { GGMLType.name(of: $0.rawValue) }.joined(separator: ", ")
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         }
     }
