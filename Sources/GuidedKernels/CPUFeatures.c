@@ -23,6 +23,18 @@ static int x86_supports_avx2(void) {
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
     return (ebx >> 5) & 1;
 }
+
+/// Whether the CPU has AVX-512 F, BW, VL and VNNI besides AVX2, FMA and F16C, and the system saves
+/// the AVX-512 registers.
+static int x86_supports_avx512(void) {
+    if (!x86_supports_avx2()) return 0;
+    // Opmask and both halves of the ZMM registers (bits 5 to 7), besides SSE and AVX.
+    if ((saved_register_states() & 0xE6) != 0xE6) return 0;
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    int f = (ebx >> 16) & 1, bw = (ebx >> 30) & 1, vl = (ebx >> 31) & 1, vnni = (ecx >> 11) & 1;
+    return f && bw && vl && vnni;
+}
 #endif
 
 #if defined(__aarch64__)
@@ -55,6 +67,8 @@ int guided_kernels_supported(int variant) {
 #if defined(__x86_64__)
     case GUIDED_KERNELS_AVX2:
         return x86_supports_avx2();
+    case GUIDED_KERNELS_AVX512:
+        return x86_supports_avx512();
 #endif
 #if defined(__aarch64__)
     case GUIDED_KERNELS_NEON:
@@ -70,6 +84,8 @@ const GuidedKernelTable *guided_kernel_table(int variant) {
 #if defined(__x86_64__)
     case GUIDED_KERNELS_AVX2:
         return &guided_avx2_kernels;
+    case GUIDED_KERNELS_AVX512:
+        return &guided_avx512_kernels;
 #endif
 #if defined(__aarch64__)
     case GUIDED_KERNELS_NEON:

@@ -105,6 +105,7 @@ static inline float guided_round(float x) {
 extern const GuidedKernelTable guided_portable_kernels;
 #if defined(__x86_64__)
 extern const GuidedKernelTable guided_avx2_kernels;
+extern const GuidedKernelTable guided_avx512_kernels;
 #endif
 #if defined(__aarch64__)
 extern const GuidedKernelTable guided_neon_kernels;

@@ -85,10 +85,11 @@ import Testing
         let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
         let flags = Set(info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
         #expect(KernelVariant.avx2.isSupported == flags.isSuperset(of: ["avx2", "fma", "f16c"]))
+        #expect(KernelVariant.avx512.isSupported == flags.isSuperset(of: ["avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni"]))
         #expect(!KernelVariant.neon.isSupported)
         #elseif arch(arm64)
         #expect(KernelVariant.neon.isSupported)
-        #expect(!KernelVariant.avx2.isSupported)
+        #expect(!KernelVariant.avx2.isSupported && !KernelVariant.avx512.isSupported)
         #endif
     }
 
@@ -97,7 +98,10 @@ import Testing
         var generator = Generator(state: 7)
         for type in Self.weightTypes {
             // K-quant rows are whole blocks of 256.
-            let shapes = type.blockSize == 256 ? [(37, 16, 1), (19, 48, 1), (23, 8, 5), (9, 8, 8)] : [(37, 18, 1), (19, 48, 1), (23, 18, 5), (9, 2, 8)]
+            // Batches of 8 and more take the grouped paths (AVX-512: two blocks per register, an
+            // odd last block apart).
+            let shapes = type.blockSize == 256
+                ? [(37, 16, 1), (19, 48, 1), (23, 8, 5), (9, 8, 8), (7, 24, 17)] : [(37, 18, 1), (19, 48, 1), (23, 18, 5), (9, 2, 8), (11, 7, 9), (5, 3, 16)]
             for (rows, blocks, vectorCount) in shapes {
                 let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
                 // Activations of a transformer's spread, with an outlier now and then.

@@ -58,6 +58,7 @@ enum {
     GUIDED_KERNELS_PORTABLE = 0,
     GUIDED_KERNELS_AVX2 = 1,
     GUIDED_KERNELS_NEON = 2,
+    GUIDED_KERNELS_AVX512 = 3,
 };
 
 /// Whether this build has `variant` and this CPU (and its operating system) runs it: the

@@ -7,9 +7,11 @@ import GuidedKernels
 public enum KernelVariant: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Plain loops that the compiler vectorizes for the architecture's baseline (SSE2, NEON).
     case portable
-    /// AVX2, FMA and F16C (x86-64: Intel since Haswell, AMD since Zen), also what CPUs with
-    /// AVX-512 run.
+    /// AVX2, FMA and F16C (x86-64: Intel since Haswell, AMD since Zen).
     case avx2
+    /// AVX-512 F, BW, VL and VNNI besides AVX2 (x86-64: Intel since Ice Lake and Cascade Lake, AMD
+    /// since Zen 4): the integer products in VNNI's `vpdpbusd`.
+    case avx512
     /// NEON (arm64).
     case neon
 
@@ -17,6 +19,7 @@ public enum KernelVariant: String, CaseIterable, Sendable, CustomStringConvertib
         switch self {
         case .portable: Int32(GUIDED_KERNELS_PORTABLE)
         case .avx2: Int32(GUIDED_KERNELS_AVX2)
+        case .avx512: Int32(GUIDED_KERNELS_AVX512)
         case .neon: Int32(GUIDED_KERNELS_NEON)
         }
     }
@@ -28,11 +31,11 @@ public enum KernelVariant: String, CaseIterable, Sendable, CustomStringConvertib
 
     /// The variants this build has and this CPU runs, the fastest first.
     public static var supported: [KernelVariant] {
-        [.avx2, .neon, .portable].filter(\.isSupported)
+        [.avx512, .avx2, .neon, .portable].filter(\.isSupported)
     }
 
     /// The variant models use unless told otherwise: the one that the environment variable
-    /// `GUIDED_KERNELS` names (`portable`, `avx2` or `neon`) when this CPU runs it, else
+    /// `GUIDED_KERNELS` names (`portable`, `avx2`, `avx512` or `neon`) when this CPU runs it, else
     /// the fastest supported one.
     public static let preferred: KernelVariant = {
         if let name = ProcessInfo.processInfo.environment["GUIDED_KERNELS"], let variant = KernelVariant(rawValue: name),

@@ -198,11 +198,12 @@ public final class InferenceSession {
                 gate[index] = g / (1 + expf(-g)) * up[index]
             }
         case .geluTanh:
-            // GELU, tanh approximation: x/2 (1 + tanh(√(2/π) (x + 0.044715 x³))).
-            let root = Float(0.7978845608028654)
+            // GELU, tanh approximation: x/2 (1 + tanh(y)) with y = √(2/π) (x + 0.044715 x³),
+            // computed as x / (1 + e^(-2y)), the same value with one exponential.
+            let twiceRoot = Float(2 * 0.7978845608028654)
             for index in 0..<count {
                 let g = gate[index]
-                gate[index] = 0.5 * g * (1 + tanhf(root * g * (1 + 0.044715 * g * g))) * up[index]
+                gate[index] = g / (1 + expf(-twiceRoot * g * (1 + 0.044715 * g * g))) * up[index]
             }
         }
     }

@@ -1,0 +1,363 @@
+// The x86-64 kernels, included by AVX2Kernels.c and AVX512Kernels.c once per instruction set:
+// `X86_TARGET` is the target attribute of the functions, and `X86_VNNI` says whether the products use
+// AVX-512 VNNI's `vpdpbusd` (on 256-bit registers) instead of `vpmaddubsw` and `vpmaddwd`. The
+// functions are compiled for their instructions one by one, so that the rest of the build keeps
+// the baseline target and runs on any x86-64 CPU; they are only called where the CPU reports them.
+#include "KernelSupport.h"
+#include <immintrin.h>
+
+#define INLINE __attribute__((always_inline)) static inline
+
+/// How far ahead of the block being read the next rows' bytes are asked for.
+#define PREFETCH_DISTANCE 1024
+
+INLINE X86_TARGET float horizontal_sum(__m256 v) {
+    __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    sum = _mm_add_ps(sum, _mm_movehl_ps(sum, sum));
+    sum = _mm_add_ss(sum, _mm_movehdup_ps(sum));
+    return _mm_cvtss_f32(sum);
+}
+
+INLINE X86_TARGET float horizontal_max(__m256 v) {
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_max_ss(m, _mm_movehdup_ps(m));
+    return _mm_cvtss_f32(m);
+}
+
+static X86_TARGET void quantize(const float *input, size_t count, GuidedQuantizedVectors output) {
+    const __m256 signBit = _mm256_set1_ps(-0.0f);
+    for (size_t block = 0; block < count / 32; block++) {
+        const float *x = input + block * 32;
+        __m256 v[4], largest = _mm256_setzero_ps();
+        for (int i = 0; i < 4; i++) {
+            v[i] = _mm256_loadu_ps(x + 8 * i);
+            largest = _mm256_max_ps(largest, _mm256_andnot_ps(signBit, v[i]));
+        }
+        float scale = horizontal_max(largest) / 127;
+        __m256 inverse = _mm256_set1_ps(scale > 0 ? 1 / scale : 0);
+        __m256i q[4];
+        for (int i = 0; i < 4; i++) {
+            q[i] = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v[i], inverse), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        }
+        // 32-bit lanes to bytes: the packs interleave the 128-bit halves, the permute restores order.
+        __m256i words = _mm256_packs_epi32(q[0], q[1]), words2 = _mm256_packs_epi32(q[2], q[3]);
+        __m256i bytes = _mm256_packs_epi16(words, words2);
+        bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_si256((__m256i *)(output.values + block * 32), bytes);
+        __m256i sum = _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3]));
+        output.scales[block] = scale;
+        output.sums[block] = scale * horizontal_sum(_mm256_cvtepi32_ps(sum));
+    }
+}
+
+/// Sub-block `b` (32 weights) of a row as bytes in element order, and what its products need.
+typedef struct {
+    __m256i quants;
+    /// The scale of each of the 8 lanes of products (lanes 0 to 3 hold the first 16 elements): one
+    /// scale, or Q6_K's two.
+    __m256 scale;
+    /// What the block's input sum is multiplied by: a minimum, or the offset of unsigned codes.
+    float offset;
+} Block;
+
+/// 0xFF in byte i where bit i of `bits` is set, else 0.
+INLINE X86_TARGET __m256i bytes_from_bits(uint32_t bits) {
+    __m256i spread = _mm256_shuffle_epi8(
+        _mm256_set1_epi32((int)bits), _mm256_setr_epi64x(0, 0x0101010101010101, 0x0202020202020202, 0x0303030303030303));
+    // Every bit of byte i but bit i % 8 set: the byte is all ones exactly when bit i was.
+    spread = _mm256_or_si256(spread, _mm256_set1_epi64x(0x7FBFDFEFF7FBFDFE));
+    return _mm256_cmpeq_epi8(spread, _mm256_set1_epi64x(-1));
+}
+
+/// Sixteen packed bytes as 32 nibbles in element order (low halves, then high halves).
+INLINE X86_TARGET __m256i nibbles(const uint8_t *pointer) {
+    __m128i packed = _mm_loadu_si128((const __m128i *)pointer);
+    return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(packed, 4), packed), _mm256_set1_epi8(0x0F));
+}
+
+INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
+    const uint8_t *pointer = guided_block_of(type, row, b);
+    Block block;
+    float scale;
+    switch (type) {
+    case GUIDED_WEIGHTS_Q8_0:
+        block.quants = _mm256_loadu_si256((const __m256i *)(pointer + 2));
+        scale = _cvtsh_ss(guided_load_u16(pointer));
+        block.offset = 0;
+        break;
+    case GUIDED_WEIGHTS_IQ4_NL: {
+        __m128i table = _mm_loadu_si128((const __m128i *)guided_nonlinear_values);
+        block.quants = _mm256_shuffle_epi8(_mm256_set_m128i(table, table), nibbles(pointer + 2));
+        scale = _cvtsh_ss(guided_load_u16(pointer));
+        block.offset = 0;
+        break;
+    }
+    case GUIDED_WEIGHTS_Q5_0:
+    case GUIDED_WEIGHTS_Q5_1: {
+        size_t high = type == GUIDED_WEIGHTS_Q5_1 ? 4 : 2;
+        uint32_t bits;
+        memcpy(&bits, pointer + high, 4);
+        block.quants = _mm256_or_si256(nibbles(pointer + high + 4), _mm256_and_si256(bytes_from_bits(bits), _mm256_set1_epi8(0x10)));
+        scale = _cvtsh_ss(guided_load_u16(pointer));
+        block.offset = type == GUIDED_WEIGHTS_Q5_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -16 * scale;
+        break;
+    }
+    case GUIDED_WEIGHTS_Q4_K:
+    case GUIDED_WEIGHTS_Q5_K: {
+        int j = (int)(b % 8), subScale, subMinimum;
+        guided_scale_and_minimum(pointer + 4, j, &subScale, &subMinimum);
+        __m256i quants = _mm256_loadu_si256((const __m256i *)(pointer + (type == GUIDED_WEIGHTS_Q5_K ? 48 : 16) + (j / 2) * 32));
+        quants = _mm256_and_si256(_mm256_srl_epi16(quants, _mm_cvtsi32_si128(4 * (j & 1))), _mm256_set1_epi8(0x0F));
+        if (type == GUIDED_WEIGHTS_Q5_K) {
+            __m256i high = _mm256_srl_epi16(_mm256_loadu_si256((const __m256i *)(pointer + 16)), _mm_cvtsi32_si128(j));
+            quants = _mm256_or_si256(quants, _mm256_slli_epi16(_mm256_and_si256(high, _mm256_set1_epi8(1)), 4));
+        }
+        block.quants = quants;
+        scale = _cvtsh_ss(guided_load_u16(pointer)) * (float)subScale;
+        block.offset = -_cvtsh_ss(guided_load_u16(pointer + 2)) * (float)subMinimum;
+        break;
+    }
+    case GUIDED_WEIGHTS_Q6_K: {
+        int j = (int)(b % 8), half = j / 4, group = j % 4;
+        __m256i low = _mm256_loadu_si256((const __m256i *)(pointer + half * 64 + (group % 2) * 32));
+        low = _mm256_and_si256(_mm256_srl_epi16(low, _mm_cvtsi32_si128(4 * (group / 2))), _mm256_set1_epi8(0x0F));
+        __m256i high = _mm256_loadu_si256((const __m256i *)(pointer + 128 + half * 32));
+        high = _mm256_and_si256(_mm256_srl_epi16(high, _mm_cvtsi32_si128(2 * group)), _mm256_set1_epi8(3));
+        block.quants = _mm256_sub_epi8(_mm256_or_si256(low, _mm256_slli_epi16(high, 4)), _mm256_set1_epi8(32));
+        float d = _cvtsh_ss(guided_load_u16(pointer + 208));
+        const int8_t *scales = (const int8_t *)(pointer + 192 + 2 * j);
+        block.scale = _mm256_set_m128(_mm_set1_ps(d * (float)scales[1]), _mm_set1_ps(d * (float)scales[0]));
+        block.offset = 0;
+        return block;
+    }
+    default: {  // Q4_0, Q4_1
+        block.quants = nibbles(pointer + guided_quant_offset(type));
+        scale = _cvtsh_ss(guided_load_u16(pointer));
+        block.offset = type == GUIDED_WEIGHTS_Q4_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -8 * scale;
+        break;
+    }
+    }
+    block.scale = _mm256_set1_ps(scale);
+    return block;
+}
+
+/// The products of a block's weights with 32 bytes of input, summed by fours into 8 lanes, as
+/// floats. Unsigned weights are the form `maddubs` and `dpbusd` multiply; signed ones give their
+/// sign to the input first.
+INLINE X86_TARGET __m256 block_product(int type, __m256i weights, __m256i x) {
+    if (guided_is_signed(type)) {
+        x = _mm256_sign_epi8(x, weights);
+        weights = _mm256_sign_epi8(weights, weights);
+    }
+#if X86_VNNI
+    // One instruction: unsigned bytes times signed bytes, four products added into each lane.
+    return _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(_mm256_setzero_si256(), weights, x));
+#else
+    return _mm256_cvtepi32_ps(_mm256_madd_epi16(_mm256_maddubs_epi16(weights, x), _mm256_set1_epi16(1)));
+#endif
+}
+
+/// Two rows with one vector, which is loaded once for both.
+INLINE X86_TARGET void two_rows(
+    int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *outputs) {
+    __m256 lanes0 = _mm256_setzero_ps(), lanes1 = _mm256_setzero_ps();
+    float offsets0 = 0, offsets1 = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        _mm_prefetch((const char *)guided_block_of(type, first, b) + PREFETCH_DISTANCE, _MM_HINT_T0);
+        _mm_prefetch((const char *)guided_block_of(type, second, b) + PREFETCH_DISTANCE, _MM_HINT_T0);
+        __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
+        __m256 inputScale = _mm256_set1_ps(x.scales[b]);
+        float inputSum = x.sums[b];
+        Block w0 = load_block(type, first, b), w1 = load_block(type, second, b);
+        lanes0 = _mm256_fmadd_ps(_mm256_mul_ps(w0.scale, inputScale), block_product(type, w0.quants, input), lanes0);
+        lanes1 = _mm256_fmadd_ps(_mm256_mul_ps(w1.scale, inputScale), block_product(type, w1.quants, input), lanes1);
+        offsets0 += w0.offset * inputSum;
+        offsets1 += w1.offset * inputSum;
+    }
+    outputs[0] = horizontal_sum(lanes0) + offsets0;
+    outputs[1] = horizontal_sum(lanes1) + offsets1;
+}
+
+/// One row with one vector.
+INLINE X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
+    __m256 lanes = _mm256_setzero_ps();
+    float offsets = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        Block w = load_block(type, row, b);
+        __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
+        lanes = _mm256_fmadd_ps(_mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[b])), block_product(type, w.quants, input), lanes);
+        offsets += w.offset * x.sums[b];
+    }
+    return horizontal_sum(lanes) + offsets;
+}
+
+/// How many vectors a row is multiplied with at once in a batch: its blocks are unpacked once for
+/// all of them, and each needs a register of sums (AVX-512 has 32 vector registers, AVX2 16).
+#define VECTOR_GROUP (X86_VNNI ? 8 : 4)
+
+/// One row with a group of vectors, each block's weights unpacked once for the group.
+#if X86_VNNI
+/// Two blocks per 512-bit register: one `vpdpbusd` multiplies 64 weights with 64 input bytes.
+INLINE X86_TARGET void vector_group(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    size_t elements = blocks * 32;
+    __m512 lanes[VECTOR_GROUP];
+    __m256 tail[VECTOR_GROUP];
+    float offsets[VECTOR_GROUP];
+    for (int v = 0; v < VECTOR_GROUP; v++) {
+        lanes[v] = _mm512_setzero_ps();
+        tail[v] = _mm256_setzero_ps();
+        offsets[v] = 0;
+    }
+    // Lanes 0 to 7 take the first block's input scale, 8 to 15 the second's.
+    const __m512i pairIndex = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+    size_t b = 0;
+    for (; b + 2 <= blocks; b += 2) {
+        Block w0 = load_block(type, row, b), w1 = load_block(type, row, b + 1);
+        __m512i quants = _mm512_inserti64x4(_mm512_castsi256_si512(w0.quants), w1.quants, 1);
+        __m512 scale = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(w0.scale)), _mm256_castps_pd(w1.scale), 1));
+        // Signed weights: their magnitudes, and their signs given to the input.
+        __mmask64 negative = 0;
+        if (guided_is_signed(type)) {
+            negative = _mm512_movepi8_mask(quants);
+            quants = _mm512_abs_epi8(quants);
+        }
+        for (int v = 0; v < VECTOR_GROUP; v++) {
+            __m512i input = _mm512_loadu_si512((const void *)(x.values + v * elements + b * 32));
+            if (guided_is_signed(type)) input = _mm512_mask_sub_epi8(input, negative, _mm512_setzero_si512(), input);
+            const float *inputScales = x.scales + v * blocks + b;
+            __m512 pair = _mm512_permutexvar_ps(pairIndex, _mm512_castps128_ps512(_mm_castpd_ps(_mm_load_sd((const double *)inputScales))));
+            __m512 products = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(_mm512_setzero_si512(), quants, input));
+            lanes[v] = _mm512_fmadd_ps(_mm512_mul_ps(scale, pair), products, lanes[v]);
+            offsets[v] += w0.offset * x.sums[v * blocks + b] + w1.offset * x.sums[v * blocks + b + 1];
+        }
+    }
+    if (b < blocks) {
+        Block w = load_block(type, row, b);
+        for (int v = 0; v < VECTOR_GROUP; v++) {
+            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
+            tail[v] = _mm256_mul_ps(_mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[v * blocks + b])), block_product(type, w.quants, input));
+            offsets[v] += w.offset * x.sums[v * blocks + b];
+        }
+    }
+    for (int v = 0; v < VECTOR_GROUP; v++) outputs[v * outputStride] = _mm512_reduce_add_ps(lanes[v]) + horizontal_sum(tail[v]) + offsets[v];
+}
+#else
+INLINE X86_TARGET void vector_group(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    size_t elements = blocks * 32;
+    __m256 lanes[VECTOR_GROUP];
+    float offsets[VECTOR_GROUP];
+    for (int v = 0; v < VECTOR_GROUP; v++) {
+        lanes[v] = _mm256_setzero_ps();
+        offsets[v] = 0;
+    }
+    for (size_t b = 0; b < blocks; b++) {
+        Block w = load_block(type, row, b);
+        for (int v = 0; v < VECTOR_GROUP; v++) {
+            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
+            __m256 inputScale = _mm256_set1_ps(x.scales[v * blocks + b]);
+            lanes[v] = _mm256_fmadd_ps(_mm256_mul_ps(w.scale, inputScale), block_product(type, w.quants, input), lanes[v]);
+            offsets[v] += w.offset * x.sums[v * blocks + b];
+        }
+    }
+    for (int v = 0; v < VECTOR_GROUP; v++) outputs[v * outputStride] = horizontal_sum(lanes[v]) + offsets[v];
+}
+
+#endif
+
+INLINE X86_TARGET GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, size_t index, size_t blocks) {
+    GuidedQuantizedVectors result = {x.values + index * blocks * 32, x.scales + index * blocks, x.sums + index * blocks};
+    return result;
+}
+
+INLINE X86_TARGET void multiply_rows(
+    int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
+    GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
+    const uint8_t *base = (const uint8_t *)matrix;
+    if (vectorCount == 1) {
+        size_t row = rowStart;
+        for (; row + 2 <= rowEnd; row += 2) {
+            two_rows(type, base + row * rowBytes, base + (row + 1) * rowBytes, blocks, inputs, outputs + row);
+        }
+        if (row < rowEnd) outputs[row] = one_row(type, base + row * rowBytes, blocks, inputs);
+        return;
+    }
+    for (size_t row = rowStart; row < rowEnd; row++) {
+        const uint8_t *pointer = base + row * rowBytes;
+        size_t v = 0;
+        for (; v + VECTOR_GROUP <= vectorCount; v += VECTOR_GROUP) {
+            vector_group(type, pointer, blocks, vector_at(inputs, v, blocks), outputs + v * outputStride + row, outputStride);
+        }
+        for (; v < vectorCount; v++) {
+            outputs[v * outputStride + row] = one_row(type, pointer, blocks, vector_at(inputs, v, blocks));
+        }
+    }
+}
+
+static X86_TARGET void multiply(
+    int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
+    GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
+    GUIDED_MULTIPLY_BY_TYPE(multiply_rows, type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
+}
+
+INLINE X86_TARGET float dot(const float *left, const float *right, size_t count) {
+    __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i), _mm256_loadu_ps(right + i), sum0);
+        sum1 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i + 8), _mm256_loadu_ps(right + i + 8), sum1);
+    }
+    for (; i + 8 <= count; i += 8) sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i), _mm256_loadu_ps(right + i), sum0);
+    float total = horizontal_sum(_mm256_add_ps(sum0, sum1));
+    for (; i < count; i++) total += left[i] * right[i];
+    return total;
+}
+
+/// The sums of the lanes of four vectors, as the four lanes of one.
+INLINE X86_TARGET __m128 four_sums(__m256 a, __m256 b, __m256 c, __m256 d) {
+    __m256 pairs = _mm256_hadd_ps(_mm256_hadd_ps(a, b), _mm256_hadd_ps(c, d));
+    return _mm_add_ps(_mm256_castps256_ps128(pairs), _mm256_extractf128_ps(pairs, 1));
+}
+
+static X86_TARGET void attend(
+    const float *query, const float *keys, const float *values, size_t stride, size_t count, size_t dimension,
+    float scale, float *scores, float *output) {
+    // Scores four positions at a time, in four independent sums.
+    size_t p = 0;
+    if (dimension % 8 == 0) {
+        for (; p + 4 <= count; p += 4) {
+            const float *key = keys + p * stride;
+            __m256 sums[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+            for (size_t i = 0; i < dimension; i += 8) {
+                __m256 q = _mm256_loadu_ps(query + i);
+                for (int k = 0; k < 4; k++) sums[k] = _mm256_fmadd_ps(q, _mm256_loadu_ps(key + k * stride + i), sums[k]);
+            }
+            _mm_storeu_ps(scores + p, _mm_mul_ps(four_sums(sums[0], sums[1], sums[2], sums[3]), _mm_set1_ps(scale)));
+        }
+    }
+    for (; p < count; p++) scores[p] = dot(query, keys + p * stride, dimension) * scale;
+    float inverse = 1 / guided_softmax(scores, count);
+    // 64 columns at a time in eight independent sums, then 8 at a time.
+    size_t i = 0;
+    for (; i + 64 <= dimension; i += 64) {
+        __m256 sums[8];
+        for (int k = 0; k < 8; k++) sums[k] = _mm256_setzero_ps();
+        for (size_t p = 0; p < count; p++) {
+            __m256 weight = _mm256_set1_ps(scores[p]);
+            const float *value = values + p * stride + i;
+            for (int k = 0; k < 8; k++) sums[k] = _mm256_fmadd_ps(weight, _mm256_loadu_ps(value + 8 * k), sums[k]);
+        }
+        for (int k = 0; k < 8; k++) _mm256_storeu_ps(output + i + 8 * k, _mm256_mul_ps(sums[k], _mm256_set1_ps(inverse)));
+    }
+    for (; i + 8 <= dimension; i += 8) {
+        __m256 sum = _mm256_setzero_ps();
+        for (size_t p = 0; p < count; p++) sum = _mm256_fmadd_ps(_mm256_set1_ps(scores[p]), _mm256_loadu_ps(values + p * stride + i), sum);
+        _mm256_storeu_ps(output + i, _mm256_mul_ps(sum, _mm256_set1_ps(inverse)));
+    }
+    for (; i < dimension; i++) {
+        float sum = 0;
+        for (size_t p = 0; p < count; p++) sum += scores[p] * values[p * stride + i];
+        output[i] = sum * inverse;
+    }
+}
+
