@@ -20,7 +20,8 @@ import Testing
     }
 
     /// The largest difference allowed between a log probability and llama.cpp's: measured up to
-    /// 0.21 (Qwen 3), 0.15 (Llama), 0.13 (Qwen 2), 0.05 (Gemma 3), for each variant. The
+    /// 0.21 (Qwen 3), 0.15 (Llama), 0.14 (Llama 3's RoPE factors), 0.13 (Qwen 2), 0.05 (Gemma 3),
+    /// 0.03 (Phi-3), for each variant. The
     /// products in floats give the same figures, so they come from llama.cpp's rounding: it
     /// quantizes activations in blocks of 256 for the K-quants, to 16-bit floats for the F16 and
     /// BF16 weights, and keeps its KV cache in 16-bit floats. (The distributions of random weights
@@ -30,13 +31,16 @@ import Testing
     /// take either: within that rounding.
     static let tieMargin = 0.3
 
-    @Test(arguments: ["llama", "qwen2", "qwen3", "gemma3"])
-    func agreesWithLlamaCpp(_ architecture: String) throws {
-        let file = try GGUFFile(path: TestModel.fixtures.appendingPathComponent("tiny-\(architecture).gguf").path)
+    /// The files: each architecture's, and Llama 3's (`llama` with RoPE frequency factors).
+    static let files = [("llama", "llama"), ("qwen2", "qwen2"), ("qwen3", "qwen3"), ("gemma3", "gemma3"), ("phi3", "phi3"), ("llama3", "llama")]
+
+    @Test(arguments: files)
+    func agreesWithLlamaCpp(_ name: String, _ architecture: String) throws {
+        let file = try GGUFFile(path: TestModel.fixtures.appendingPathComponent("tiny-\(name).gguf").path)
         let types = Set(file.tensorsByName.values.map(\.type))
-        #expect(types.count >= 8, "\(architecture): weight types \(types)")
+        #expect(types.count >= 8, "\(name): weight types \(types)")
         let references = try JSONDecoder().decode(
-            [Reference].self, from: Data(contentsOf: TestModel.fixtures.appendingPathComponent("tiny-\(architecture)-reference.json")))
+            [Reference].self, from: Data(contentsOf: TestModel.fixtures.appendingPathComponent("tiny-\(name)-reference.json")))
         var largest = 0.0
         var agreeing = 0
         for variant in KernelVariant.supported {
@@ -52,13 +56,13 @@ import Testing
                     for entry in step.top {
                         let difference = abs(Double(logits[Int(entry[0])]) - logSum - entry[1])
                         largest = max(largest, difference)
-                        #expect(difference <= Self.tolerance, "\(architecture), \(variant), step \(index): token \(Int(entry[0])) off by \(difference)")
+                        #expect(difference <= Self.tolerance, "\(name), \(variant), step \(index): token \(Int(entry[0])) off by \(difference)")
                     }
                     let chosen = try #require(logits.indices.max { logits[$0] < logits[$1] })
                     if Int32(chosen) != step.token {
                         let theirs = try #require(step.top.first)[1]
                         let ours = step.top.first { Int($0[0]) == chosen }?[1] ?? -.infinity
-                        #expect(theirs - ours <= Self.tieMargin, "\(architecture), \(variant), step \(index): \(chosen) instead of \(step.token)")
+                        #expect(theirs - ours <= Self.tieMargin, "\(name), \(variant), step \(index): \(chosen) instead of \(step.token)")
                         break
                     }
                     agreeing += 1
@@ -66,7 +70,7 @@ import Testing
                 }
             }
         }
-        print("\(architecture): largest log-probability difference from llama.cpp \(largest), \(agreeing) greedy tokens alike")
+        print("\(name): largest log-probability difference from llama.cpp \(largest), \(agreeing) greedy tokens alike")
     }
 }
 

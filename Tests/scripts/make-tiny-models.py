@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Tiny GGUF files with random weights, one per architecture (the tensor names and metadata of
-real files of that architecture, two layers, width 256), their weights spread over every weight
+"""Tiny GGUF files with random weights, one per architecture and one for Llama 3's RoPE frequency
+factors (the tensor names and metadata of real files of that architecture, two layers, width 256), their weights spread over every weight
 type the kernels compute with, and llama.cpp's answers on them: per prompt (token ids), the 16
 tokens of its greedy continuation, each with its 10 most likely tokens and their log probabilities.
-Writes OUT_DIR/tiny-ARCH.gguf and OUT_DIR/tiny-ARCH-reference.json.
+Writes OUT_DIR/tiny-NAME.gguf and OUT_DIR/tiny-NAME-reference.json.
 
 usage: make-tiny-models.py OUT_DIR LLAMA_SERVER   (needs `pip install numpy gguf`)
 """
@@ -58,9 +58,9 @@ def matrix(rng, rows, columns, qtype, spread):
     return raw.reshape(rows, -1), qtype
 
 
-def write_model(path, arch, rng):
+def write_model(path, name, arch, rng):
     writer = GGUFWriter(path, arch)
-    writer.add_name(f"tiny {arch}")
+    writer.add_name(f"tiny {name}")
     writer.add_context_length(256)
     writer.add_embedding_length(WIDTH)
     writer.add_block_count(LAYERS)
@@ -76,12 +76,15 @@ def write_model(path, arch, rng):
     # A SentencePiece vocabulary: control tokens, the byte tokens of ASCII, then pieces; every
     # token is whole UTF-8 text, so that llama-server reports every step of a continuation.
     tokens = ["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(128)]
+    # llama.cpp looks Phi-3's turn tokens up by their text.
+    control = ["<|endoftext|>", "<|assistant|>", "<|end|>", "<|user|>", "<|system|>"] if arch == "phi3" else []
+    tokens += control
     pieces = VOCAB - len(tokens)
     tokens += [f"\u2581p{i}" for i in range(pieces)]
     writer.add_tokenizer_model("llama")
     writer.add_token_list(tokens)
-    writer.add_token_scores([0.0] * 131 + [-float(i) for i in range(pieces)])
-    writer.add_token_types([2, 3, 3] + [6] * 128 + [1] * pieces)
+    writer.add_token_scores([0.0] * (131 + len(control)) + [-float(i) for i in range(pieces)])
+    writer.add_token_types([2, 3, 3] + [6] * 128 + [3] * len(control) + [1] * pieces)
     writer.add_bos_token_id(1)
     writer.add_eos_token_id(2)
     writer.add_unk_token_id(0)
@@ -96,18 +99,26 @@ def write_model(path, arch, rng):
     if arch != "gemma3":
         output, qtype = matrix(rng, VOCAB, WIDTH, T.Q8_0, 0.05)
         writer.add_tensor("output.weight", output, raw_dtype=qtype)
+    if name == "llama3":
+        # Llama 3.1's RoPE frequency scaling: a factor per frequency, which divides it.
+        writer.add_tensor("rope_freqs.weight", rng.uniform(1, 8, size=HEAD // 2).astype(np.float32))
     for layer, types in enumerate(LAYER_TYPES):
         p = f"blk.{layer}."
         shapes = {"attn_q": (HEADS * HEAD, WIDTH), "attn_k": (KV_HEADS * HEAD, WIDTH), "attn_v": (KV_HEADS * HEAD, WIDTH),
                   "attn_output": (WIDTH, HEADS * HEAD), "ffn_gate": (FFN, WIDTH), "ffn_up": (FFN, WIDTH), "ffn_down": (WIDTH, FFN)}
         norm(p + "attn_norm.weight", WIDTH)
         norm(p + "ffn_norm.weight", WIDTH)
-        for name, (rows, columns) in shapes.items():
-            values, qtype = matrix(rng, rows, columns, types[name], 0.05)
-            writer.add_tensor(p + name + ".weight", values, raw_dtype=qtype)
+        if arch == "phi3":
+            # Phi-3's fused projections: Q, K and V in one tensor, the gate then up in another.
+            shapes = {"attn_qkv": ((HEADS + 2 * KV_HEADS) * HEAD, WIDTH), "attn_output": shapes["attn_output"],
+                      "ffn_up": (2 * FFN, WIDTH), "ffn_down": shapes["ffn_down"]}
+            types = dict(types, attn_qkv=types["attn_q"])
+        for tensor, (rows, columns) in shapes.items():
+            values, qtype = matrix(rng, rows, columns, types[tensor], 0.05)
+            writer.add_tensor(p + tensor + ".weight", values, raw_dtype=qtype)
         if arch == "qwen2":
-            for name, count in (("attn_q", HEADS * HEAD), ("attn_k", KV_HEADS * HEAD), ("attn_v", KV_HEADS * HEAD)):
-                writer.add_tensor(p + name + ".bias", rng.normal(0, 0.2, size=count).astype(np.float32))
+            for tensor, count in (("attn_q", HEADS * HEAD), ("attn_k", KV_HEADS * HEAD), ("attn_v", KV_HEADS * HEAD)):
+                writer.add_tensor(p + tensor + ".bias", rng.normal(0, 0.2, size=count).astype(np.float32))
         if arch in ("qwen3", "gemma3"):
             norm(p + "attn_q_norm.weight", HEAD)
             norm(p + "attn_k_norm.weight", HEAD)
@@ -154,13 +165,15 @@ def reference(server, path, port):
 
 def main():
     out, server = sys.argv[1], sys.argv[2]
-    for index, arch in enumerate(["llama", "qwen2", "qwen3", "gemma3"]):
-        path = os.path.join(out, f"tiny-{arch}.gguf")
-        write_model(path, arch, np.random.default_rng(100 + index))
-        with open(os.path.join(out, f"tiny-{arch}-reference.json"), "w") as output:
+    # (file name, architecture): Llama 3 is `llama` with RoPE frequency factors.
+    models = [("llama", "llama"), ("qwen2", "qwen2"), ("qwen3", "qwen3"), ("gemma3", "gemma3"), ("phi3", "phi3"), ("llama3", "llama")]
+    for index, (name, arch) in enumerate(models):
+        path = os.path.join(out, f"tiny-{name}.gguf")
+        write_model(path, name, arch, np.random.default_rng(100 + index))
+        with open(os.path.join(out, f"tiny-{name}-reference.json"), "w") as output:
             json.dump(reference(server, path, 18700 + index), output)
             output.write("\n")
-        print(arch, os.path.getsize(path))
+        print(name, os.path.getsize(path))
 
 
 if __name__ == "__main__":

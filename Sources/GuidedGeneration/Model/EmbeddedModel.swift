@@ -1,7 +1,7 @@
 import Foundation
 import LlamaInference
 
-/// A model of the Llama family (Llama, Qwen 2 and 3, Gemma 3) in a GGUF file, run on the CPU by `LlamaInference`: the default
+/// A model of the Llama family (Llama, Qwen 2 and 3, Phi-3, Gemma 3) in a GGUF file, run on the CPU by `LlamaInference`: the default
 /// SmolLM2-135M-Instruct (fetched on first use) or any file given by path.
 struct EmbeddedModel: LanguageModelBackend {
     /// The file, or `nil` for the default model (fetched into the model cache when missing).

@@ -59,7 +59,7 @@ public final class SystemLanguageModel: Sendable {
         self.init(backend: SystemLanguageModel.default.backend, useCase: useCase, guardrails: guardrails)
     }
 
-    /// A model in a GGUF file: architecture `llama`, `qwen2`, `qwen3` or `gemma3`, with weights of
+    /// A model in a GGUF file: architecture `llama`, `qwen2`, `qwen3`, `phi3` or `gemma3`, with weights of
     /// any common type (K-quants included) and a byte-level BPE or SentencePiece tokenizer.
     /// `chatTemplate` names a template (`chatml`, `gemma`, `llama3`, `phi`) when the file's own is
     /// not one this library knows.

@@ -27,6 +27,19 @@ struct WeightMatrix: @unchecked Sendable {
         base = pointer
     }
 
+    /// Rows `range` of this matrix, as a matrix of their own (for the parts of a fused tensor).
+    func rows(_ range: Range<Int>) -> WeightMatrix {
+        WeightMatrix(type: type, rows: range.count, columns: columns, base: base + range.lowerBound * rowBytes, rowBytes: rowBytes)
+    }
+
+    private init(type: GGMLType, rows: Int, columns: Int, base: UnsafeRawPointer, rowBytes: Int) {
+        self.type = type
+        self.rows = rows
+        self.columns = columns
+        self.base = base
+        self.rowBytes = rowBytes
+    }
+
     /// Whether the integer kernels cover this type; then the matrix is multiplied by vectors
     /// quantized to 8 bits with ``multiply(_:count:into:outputStride:rows:kernels:)``.
     var hasIntegerKernel: Bool {

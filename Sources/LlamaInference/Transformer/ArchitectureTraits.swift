@@ -28,6 +28,9 @@ public struct ArchitectureTraits: Sendable, Equatable {
     public var normalizesSublayerOutputs: Bool
     /// Whether the query, key and value projections have biases (`attn_q.bias`, ...).
     public var hasProjectionBiases: Bool
+    /// Whether the query, key and value projections are one tensor (`attn_qkv`, in that order),
+    /// and the gate and up projections one (`ffn_up`, gate first): Phi-3.
+    public var fusesProjections: Bool
     /// Every how many layers one attends to the whole context when the model has a sliding
     /// window (the others attend within the window): Gemma 3's 6, five local layers then a
     /// global one.
@@ -36,7 +39,7 @@ public struct ArchitectureTraits: Sendable, Equatable {
     public var localRopeBase: Float?
 
     /// The architectures this library runs, by their `general.architecture` names.
-    public static let supported = ["llama", "qwen2", "qwen3", "gemma3"]
+    public static let supported = ["llama", "qwen2", "qwen3", "gemma3", "phi3"]
 
     /// The traits of `architecture`, or `nil` when it is not supported.
     public init?(architecture: String) {
@@ -47,6 +50,8 @@ public struct ArchitectureTraits: Sendable, Equatable {
             self.init(rotaryLayout: .halves, hasProjectionBiases: true)
         case "qwen3":
             self.init(rotaryLayout: .halves, normalizesQueriesAndKeys: true)
+        case "phi3":
+            self.init(rotaryLayout: .halves, fusesProjections: true)
         case "gemma3":
             self.init(
                 rotaryLayout: .halves, activation: .geluTanh, scalesEmbeddings: true, normalizesQueriesAndKeys: true,
@@ -59,7 +64,7 @@ public struct ArchitectureTraits: Sendable, Equatable {
     init(
         rotaryLayout: RotaryLayout, activation: Activation = .silu, scalesEmbeddings: Bool = false,
         normalizesQueriesAndKeys: Bool = false, normalizesSublayerOutputs: Bool = false, hasProjectionBiases: Bool = false,
-        globalLayerPeriod: Int? = nil, localRopeBase: Float? = nil
+        fusesProjections: Bool = false, globalLayerPeriod: Int? = nil, localRopeBase: Float? = nil
     ) {
         self.rotaryLayout = rotaryLayout
         self.activation = activation
@@ -67,6 +72,7 @@ public struct ArchitectureTraits: Sendable, Equatable {
         self.normalizesQueriesAndKeys = normalizesQueriesAndKeys
         self.normalizesSublayerOutputs = normalizesSublayerOutputs
         self.hasProjectionBiases = hasProjectionBiases
+        self.fusesProjections = fusesProjections
         self.globalLayerPeriod = globalLayerPeriod
         self.localRopeBase = localRopeBase
     }

@@ -69,8 +69,11 @@ public final class InferenceSession {
         quantized = QuantizedVector(capacity: widest)
         batchQuantized = QuantizedVector(capacity: Self.batchSize * widest)
         logits.initialize(repeating: 0)
+        let factors = model.ropeFrequencyFactors
         func frequencies(base: Float) -> [Float] {
-            (0..<configuration.headDimension / 2).map { index in 1 / powf(base, Float(2 * index) / Float(configuration.headDimension)) }
+            (0..<configuration.headDimension / 2).map { index in
+                1 / powf(base, Float(2 * index) / Float(configuration.headDimension)) / (factors?[index] ?? 1)
+            }
         }
         ropeFrequencies = frequencies(base: configuration.ropeBase)
         localRopeFrequencies = frequencies(base: configuration.traits.localRopeBase ?? configuration.ropeBase)

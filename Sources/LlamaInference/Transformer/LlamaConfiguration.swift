@@ -1,4 +1,4 @@
-/// The hyperparameters of a transformer of the Llama family (Llama, Qwen 2 and 3, Gemma 3), from
+/// The hyperparameters of a transformer of the Llama family (Llama, Qwen 2 and 3, Phi-3, Gemma 3), from
 /// its GGUF metadata (`ARCH.block_count` and the like, where ARCH is `general.architecture`).
 public struct LlamaConfiguration: Sendable, Equatable {
     /// The `general.architecture` name.

@@ -36,6 +36,9 @@ public final class LlamaModel: @unchecked Sendable {
     let embeddings: WeightMatrix
     let output: WeightMatrix
     let outputNorm: UnsafeBufferPointer<Float>
+    /// What each rotary frequency is divided by (`rope_freqs.weight`: Llama 3.1 and later's
+    /// frequency scaling), when the file has them.
+    let ropeFrequencyFactors: UnsafeBufferPointer<Float>?
     let layers: [Layer]
     /// How many threads the matrix products use.
     public let threadCount: Int
@@ -92,18 +95,40 @@ public final class LlamaModel: @unchecked Sendable {
         embeddings = try matrix("token_embd.weight", rows: vocabulary, columns: width)
         output = file.tensorsByName["output.weight"] != nil ? try matrix("output.weight", rows: vocabulary, columns: width) : embeddings
         outputNorm = try vector("output_norm.weight", count: width)
+        ropeFrequencyFactors = file.tensorsByName["rope_freqs.weight"] != nil ? try vector("rope_freqs.weight", count: configuration.headDimension / 2) : nil
+        // Long-context RoPE factors chosen by the context's length (Phi-3 128k) are not run: a
+        // model that needs them would give wrong logits.
+        for name in ["rope_factors_long.weight", "rope_factors_short.weight"] where file.tensorsByName[name] != nil {
+            throw .invalidTensor(name: name, reason: "long-context RoPE factors are not supported")
+        }
         var layers: [Layer] = []
+        let feedForward = configuration.feedForwardLength
         for index in 0..<configuration.layerCount {
             let prefix = "blk.\(index)."
             func optional(_ name: String, count: Int, if present: Bool) throws(GGUFError) -> UnsafeBufferPointer<Float>? {
                 present ? try vector(prefix + name, count: count) : nil
             }
+            // Phi-3's fused tensors, read as their parts.
+            let query: WeightMatrix, key: WeightMatrix, value: WeightMatrix, gate: WeightMatrix, up: WeightMatrix
+            if traits.fusesProjections {
+                let qkv = try matrix(prefix + "attn_qkv.weight", rows: queryDimension + 2 * kvDimension, columns: width)
+                query = qkv.rows(0..<queryDimension)
+                key = qkv.rows(queryDimension..<queryDimension + kvDimension)
+                value = qkv.rows(queryDimension + kvDimension..<queryDimension + 2 * kvDimension)
+                let gateUp = try matrix(prefix + "ffn_up.weight", rows: 2 * feedForward, columns: width)
+                gate = gateUp.rows(0..<feedForward)
+                up = gateUp.rows(feedForward..<2 * feedForward)
+            } else {
+                query = try matrix(prefix + "attn_q.weight", rows: queryDimension, columns: width)
+                key = try matrix(prefix + "attn_k.weight", rows: kvDimension, columns: width)
+                value = try matrix(prefix + "attn_v.weight", rows: kvDimension, columns: width)
+                gate = try matrix(prefix + "ffn_gate.weight", rows: feedForward, columns: width)
+                up = try matrix(prefix + "ffn_up.weight", rows: feedForward, columns: width)
+            }
             layers.append(
                 Layer(
                     attentionNorm: try vector(prefix + "attn_norm.weight", count: width),
-                    query: try matrix(prefix + "attn_q.weight", rows: queryDimension, columns: width),
-                    key: try matrix(prefix + "attn_k.weight", rows: kvDimension, columns: width),
-                    value: try matrix(prefix + "attn_v.weight", rows: kvDimension, columns: width),
+                    query: query, key: key, value: value,
                     queryBias: try optional("attn_q.bias", count: queryDimension, if: traits.hasProjectionBiases),
                     keyBias: try optional("attn_k.bias", count: kvDimension, if: traits.hasProjectionBiases),
                     valueBias: try optional("attn_v.bias", count: kvDimension, if: traits.hasProjectionBiases),
@@ -112,9 +137,8 @@ public final class LlamaModel: @unchecked Sendable {
                     attentionOutput: try matrix(prefix + "attn_output.weight", rows: width, columns: queryDimension),
                     postAttentionNorm: try optional("post_attention_norm.weight", count: width, if: traits.normalizesSublayerOutputs),
                     feedForwardNorm: try vector(prefix + "ffn_norm.weight", count: width),
-                    gate: try matrix(prefix + "ffn_gate.weight", rows: configuration.feedForwardLength, columns: width),
-                    up: try matrix(prefix + "ffn_up.weight", rows: configuration.feedForwardLength, columns: width),
-                    down: try matrix(prefix + "ffn_down.weight", rows: width, columns: configuration.feedForwardLength),
+                    gate: gate, up: up,
+                    down: try matrix(prefix + "ffn_down.weight", rows: width, columns: feedForward),
                     postFeedForwardNorm: try optional("post_ffw_norm.weight", count: width, if: traits.normalizesSublayerOutputs)))
         }
         self.layers = layers
