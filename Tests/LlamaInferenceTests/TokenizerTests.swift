@@ -1,5 +1,5 @@
 import Foundation
-import LlamaInference
+@testable import LlamaInference
 import Testing
 
 /// The tokenizer against Hugging Face `tokenizers`, an independent implementation: the fixture
@@ -32,5 +32,32 @@ import Testing
         #expect(tokenizer.encode(text, parsingSpecialTokens: true).last == 2)
         #expect(!tokenizer.encode(text).contains(1))
         #expect(tokenizer.specialTokens.contains(1) && tokenizer.endOfText == 2)
+    }
+}
+
+/// The pre-tokenizers against Hugging Face `tokenizers`' splits with the same patterns
+/// (`Tests/scripts/make-pretokenizer-fixture.py`), on the 2,200 strings of the tokenizer fixture.
+@Suite struct PreTokenizerTests {
+    @Test(arguments: ["gpt2", "llama-bpe", "qwen2"])
+    func splitsAsTheReference(_ name: String) throws {
+        let preTokenizer = try #require(PreTokenizer(name: name))
+        let texts = try String(contentsOf: TestModel.fixtures.appendingPathComponent("smollm2-tokenizer.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { line in
+                try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String)
+            }
+        let expected = try String(contentsOf: TestModel.fixtures.appendingPathComponent("pretokenizer-pieces.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { line in
+                try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: [Int]])?[name])
+            }
+        #expect(texts.count == expected.count && texts.count >= 2000)
+        var mismatches = 0
+        for (text, lengths) in zip(texts, expected) {
+            let pieces = preTokenizer.split(text).map(\.count)
+            if pieces != lengths {
+                mismatches += 1
+                if mismatches <= 5 { Issue.record("\(name), \(text.debugDescription): \(pieces) instead of \(lengths)") }
+            }
+        }
+        #expect(mismatches == 0)
     }
 }

@@ -1,5 +1,5 @@
-/// A byte-level BPE tokenizer (GPT-2 style) read from GGUF metadata, with the `smollm`
-/// pre-tokenizer, special tokens, and the raw bytes of every token.
+/// A byte-level BPE tokenizer (GPT-2 style) read from GGUF metadata, with the pre-tokenizer it
+/// names (`smollm`, `gpt2`, `llama-bpe`, `qwen2`), special tokens, and the raw bytes of every token.
 public final class BPETokenizer: Tokenizer {
     public let tokenBytes: [[UInt8]]
     /// The ids of control and user-defined tokens (`<|im_start|>` and the like).
@@ -9,6 +9,7 @@ public final class BPETokenizer: Tokenizer {
     private let ids: [String: Int32]
     private let mergeRanks: [MergePair: Int32]
     private let splitter: SpecialTokenSplitter
+    private let preTokenizer: PreTokenizer
 
     struct MergePair: Hashable {
         let left: Int32
@@ -19,9 +20,10 @@ public final class BPETokenizer: Tokenizer {
         let model = try file.string("tokenizer.ggml.model")
         guard model == "gpt2" else { throw TokenizerError(description: "tokenizer.ggml.model '\(model)' is not supported (gpt2 is)") }
         let pre = (try? file.string("tokenizer.ggml.pre")) ?? "default"
-        guard ["smollm", "default", "gpt2"].contains(pre) else {
-            throw TokenizerError(description: "tokenizer.ggml.pre '\(pre)' is not supported (smollm is)")
+        guard let preTokenizer = PreTokenizer(name: pre) else {
+            throw TokenizerError(description: "tokenizer.ggml.pre '\(pre)' is not supported (\(PreTokenizer.names.joined(separator: ", ")) are)")
         }
+        self.preTokenizer = preTokenizer
         let tokens = try file.strings("tokenizer.ggml.tokens")
         let types = (try? file.integers("tokenizer.ggml.token_type")) ?? Array(repeating: 1, count: tokens.count)
         guard types.count == tokens.count else { throw TokenizerError(description: "token types and tokens differ in number") }
@@ -66,7 +68,7 @@ public final class BPETokenizer: Tokenizer {
     }
 
     private func encodeOrdinary(_ text: String, into result: inout [Int32]) {
-        for piece in PreTokenizer.split(text) {
+        for piece in preTokenizer.split(text) {
             var symbols: [Int32] = []
             for byte in String(piece).utf8 {
                 let character = String(ByteLevelAlphabet.characterOfByte[Int(byte)])
