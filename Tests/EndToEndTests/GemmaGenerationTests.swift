@@ -35,3 +35,27 @@ import Testing
         #expect(!response.content.contains("<end_of_turn>") && !response.content.contains("<start_of_turn>"))
     }
 }
+
+/// A model's context: the option, capped at the length the file says the model was trained for.
+@Suite struct ContextLengthTests {
+    @Test func theFilesContextLengthCapsTheOption() async throws {
+        let gemma = try GemmaGenerationTests.requireGemma()
+        #expect(gemma.contextSize == 1024)
+        let large = SystemLanguageModel(modelPath: ModelStore.path(of: .gemma3_270m), contextSize: 100_000, threadCount: 2)
+        try await large.load()
+        #expect(large.contextSize == 32_768)
+        // A tiny model trained for 256 positions: a longer prompt is the session's error, not the KV cache's.
+        let tiny = SystemLanguageModel(
+            modelPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/tiny-gemma3.gguf").path, contextSize: 4096, threadCount: 1)
+        try await tiny.load()
+        #expect(tiny.contextSize == 256)
+        let session = LanguageModelSession(model: tiny)
+        await #expect {
+            try await session.respond(to: String(repeating: "p1 p2 p3 ", count: 200), options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 4))
+        } throws: { error in
+            guard case .exceededContextWindowSize = error as? LanguageModelSession.GenerationError else { return false }
+            return true
+        }
+    }
+}

@@ -49,6 +49,7 @@ final class LoadedEmbeddedModel: LoadedLanguageModel {
     }
 
     var tokenBytes: [[UInt8]] { tokenizer.tokenBytes }
+    var trainedContextLength: Int? { model.configuration.contextLength }
     var specialTokens: Set<Int32> { tokenizer.specialTokens }
 
     func tokenize(_ text: String, parsingSpecialTokens: Bool) -> [Int32] {

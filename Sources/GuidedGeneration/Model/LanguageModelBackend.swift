@@ -14,7 +14,9 @@
 public protocol LanguageModelBackend: Sendable {
     /// Whether the model can be loaded now.
     var availability: SystemLanguageModel.Availability { get }
-    /// How many tokens (instructions, transcript, prompt and response together) a session holds.
+    /// How many tokens (instructions, transcript, prompt and response together) a session holds
+    /// at most; fewer when the loaded model was trained for fewer
+    /// (``LoadedLanguageModel/trainedContextLength``).
     var contextSize: Int { get }
     /// Loads the model (reading weights, fetching files on first use). Called once per
     /// ``SystemLanguageModel``; `progress` receives lines to show a person waiting.
@@ -37,6 +39,14 @@ public protocol LoadedLanguageModel: AnyObject, Sendable {
     func conversationText(_ messages: [ConversationMessage]) -> String
     /// A new context of `size` positions.
     func makeContext(size: Int) throws -> any LanguageModelContext
+    /// The longest context the model was trained for, when it says (a GGUF file's
+    /// `ARCH.context_length`): sessions hold no more than that.
+    var trainedContextLength: Int? { get }
+}
+
+extension LoadedLanguageModel {
+    /// No limit of its own by default: the backend's ``LanguageModelBackend/contextSize`` holds.
+    public var trainedContextLength: Int? { nil }
 }
 
 /// One sequence of tokens running through a model, with its cache.

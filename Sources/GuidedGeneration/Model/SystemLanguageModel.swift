@@ -62,7 +62,8 @@ public final class SystemLanguageModel: Sendable {
     /// A model in a GGUF file: architecture `llama`, `qwen2`, `qwen3`, `phi3` or `gemma3`, with weights of
     /// any common type (K-quants included) and a byte-level BPE or SentencePiece tokenizer.
     /// `chatTemplate` names a template (`chatml`, `gemma`, `llama3`, `phi`) when the file's own is
-    /// not one this library knows.
+    /// not one this library knows. `contextSize` caps the context; the file's own length
+    /// (`ARCH.context_length`) caps it too.
     public convenience init(
         modelPath: String, contextSize: Int = 4096, chatTemplate: String? = nil, threadCount: Int = SystemLanguageModel.defaultThreadCount
     ) {
@@ -100,7 +101,9 @@ public final class SystemLanguageModel: Sendable {
     }
 
     /// How many tokens a session holds: instructions, transcript, prompt and response together.
-    public var contextSize: Int { backend.contextSize }
+    /// Once the model is loaded, the option it was made with capped at the context the model
+    /// was trained for (Gemma 3 270M: 32,768; SmolLM2: 8,192); before, the option.
+    public var contextSize: Int { loaded.withLock { $0?.contextSize } ?? backend.contextSize }
 
     /// Loads the model now (fetching the default model on first use) instead of at the first
     /// request; `progress` receives lines to show a person waiting.
@@ -122,7 +125,7 @@ public final class SystemLanguageModel: Sendable {
             if let runtime { return runtime }
             do {
                 let model = try backend.load(progress: progress)
-                let made = ModelRuntime(model: model, contextSize: backend.contextSize)
+                let made = ModelRuntime(model: model, contextSize: min(backend.contextSize, model.trainedContextLength ?? .max))
                 runtime = made
                 return made
             } catch {
