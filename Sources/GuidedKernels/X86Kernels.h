@@ -192,6 +192,19 @@ INLINE X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, Gui
     return horizontal_sum(lanes) + offsets;
 }
 
+INLINE X86_TARGET float dot(const float *left, const float *right, size_t count) {
+    __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i), _mm256_loadu_ps(right + i), sum0);
+        sum1 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i + 8), _mm256_loadu_ps(right + i + 8), sum1);
+    }
+    for (; i + 8 <= count; i += 8) sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i), _mm256_loadu_ps(right + i), sum0);
+    float total = horizontal_sum(_mm256_add_ps(sum0, sum1));
+    for (; i < count; i++) total += left[i] * right[i];
+    return total;
+}
+
 /// How many vectors a row is multiplied with at once in a batch: its blocks are unpacked once for
 /// all of them, and each needs a register of sums (AVX-512 has 32 vector registers, AVX2 16).
 #define VECTOR_GROUP (X86_VNNI ? 8 : 4)
@@ -211,9 +224,13 @@ INLINE X86_TARGET void vector_group(int type, const uint8_t *row, size_t blocks,
     }
     // Lanes 0 to 7 take the first block's input scale, 8 to 15 the second's.
     const __m512i pairIndex = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+    // The blocks' offsets, multiplied with each vector's block sums after the loop.
+    float rowOffsets[blocks];
     size_t b = 0;
     for (; b + 2 <= blocks; b += 2) {
         Block w0 = load_block(type, row, b), w1 = load_block(type, row, b + 1);
+        rowOffsets[b] = w0.offset;
+        rowOffsets[b + 1] = w1.offset;
         __m512i quants = _mm512_inserti64x4(_mm512_castsi256_si512(w0.quants), w1.quants, 1);
         __m512 scale = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(w0.scale)), _mm256_castps_pd(w1.scale), 1));
         // Signed weights: their magnitudes, and their signs given to the input.
@@ -229,16 +246,18 @@ INLINE X86_TARGET void vector_group(int type, const uint8_t *row, size_t blocks,
             __m512 pair = _mm512_permutexvar_ps(pairIndex, _mm512_castps128_ps512(_mm_castpd_ps(_mm_load_sd((const double *)inputScales))));
             __m512 products = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(_mm512_setzero_si512(), quants, input));
             lanes[v] = _mm512_fmadd_ps(_mm512_mul_ps(scale, pair), products, lanes[v]);
-            offsets[v] += w0.offset * x.sums[v * blocks + b] + w1.offset * x.sums[v * blocks + b + 1];
         }
     }
     if (b < blocks) {
         Block w = load_block(type, row, b);
+        rowOffsets[b] = w.offset;
         for (int v = 0; v < VECTOR_GROUP; v++) {
             __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
             tail[v] = _mm256_mul_ps(_mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[v * blocks + b])), block_product(type, w.quants, input));
-            offsets[v] += w.offset * x.sums[v * blocks + b];
         }
+    }
+    if (!guided_is_signed(type)) {
+        for (int v = 0; v < VECTOR_GROUP; v++) offsets[v] = dot(rowOffsets, x.sums + v * blocks, blocks);
     }
     for (int v = 0; v < VECTOR_GROUP; v++) outputs[v * outputStride] = _mm512_reduce_add_ps(lanes[v]) + horizontal_sum(tail[v]) + offsets[v];
 }
@@ -251,14 +270,19 @@ INLINE X86_TARGET void vector_group(int type, const uint8_t *row, size_t blocks,
         lanes[v] = _mm256_setzero_ps();
         offsets[v] = 0;
     }
+    // The blocks' offsets, multiplied with each vector's block sums after the loop.
+    float rowOffsets[blocks];
     for (size_t b = 0; b < blocks; b++) {
         Block w = load_block(type, row, b);
+        rowOffsets[b] = w.offset;
         for (int v = 0; v < VECTOR_GROUP; v++) {
             __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
             __m256 inputScale = _mm256_set1_ps(x.scales[v * blocks + b]);
             lanes[v] = _mm256_fmadd_ps(_mm256_mul_ps(w.scale, inputScale), block_product(type, w.quants, input), lanes[v]);
-            offsets[v] += w.offset * x.sums[v * blocks + b];
         }
+    }
+    if (!guided_is_signed(type)) {
+        for (int v = 0; v < VECTOR_GROUP; v++) offsets[v] = dot(rowOffsets, x.sums + v * blocks, blocks);
     }
     for (int v = 0; v < VECTOR_GROUP; v++) outputs[v * outputStride] = horizontal_sum(lanes[v]) + offsets[v];
 }
@@ -300,18 +324,6 @@ static X86_TARGET void multiply(
     GUIDED_MULTIPLY_BY_TYPE(multiply_rows, type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
 }
 
-INLINE X86_TARGET float dot(const float *left, const float *right, size_t count) {
-    __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
-    size_t i = 0;
-    for (; i + 16 <= count; i += 16) {
-        sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i), _mm256_loadu_ps(right + i), sum0);
-        sum1 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i + 8), _mm256_loadu_ps(right + i + 8), sum1);
-    }
-    for (; i + 8 <= count; i += 8) sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(left + i), _mm256_loadu_ps(right + i), sum0);
-    float total = horizontal_sum(_mm256_add_ps(sum0, sum1));
-    for (; i < count; i++) total += left[i] * right[i];
-    return total;
-}
 
 /// The sums of the lanes of four vectors, as the four lanes of one.
 INLINE X86_TARGET __m128 four_sums(__m256 a, __m256 b, __m256 c, __m256 d) {
