@@ -34,12 +34,15 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
     ])
     func schemaFileYieldsItsType(name: String, prompt: String, type: any Generable.Type) async throws {
         let session = LanguageModelSession(model: try requireModel())
-        let response = try await session.respond(to: prompt, schema: try schemaFile(name), options: greedy)
+        // The itinerary's greedy answer is long, and its length moves with the kernels' rounding:
+        // 744 tokens with the avx2 kernels, 914 with avx512.
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 1200)
+        let response = try await session.respond(to: prompt, schema: try schemaFile(name), options: options)
         #expect(response.rawContent.isComplete)
         _ = try type.init(response.rawContent)
         let statistics = try #require(session.statistics)
         #expect(statistics.forcedTokens > 0)
-        #expect(statistics.responseTokens <= 900)
+        #expect(statistics.responseTokens <= 1200)
     }
 
     /// Streaming gives snapshots that only grow, ending with the value a greedy `respond` gives.
