@@ -15,6 +15,7 @@ static inline size_t guided_block_bytes(int type) {
     case GUIDED_WEIGHTS_Q5_0: return 22;
     case GUIDED_WEIGHTS_Q5_1: return 24;
     case GUIDED_WEIGHTS_Q8_0: return 34;
+    case GUIDED_WEIGHTS_Q3_K: return 110;
     case GUIDED_WEIGHTS_Q4_K: return 144;
     case GUIDED_WEIGHTS_Q5_K: return 176;
     case GUIDED_WEIGHTS_Q6_K: return 210;
@@ -24,7 +25,7 @@ static inline size_t guided_block_bytes(int type) {
 
 /// Whether a type's blocks hold 256 weights (eight sub-blocks of 32).
 static inline int guided_is_k_quant(int type) {
-    return type == GUIDED_WEIGHTS_Q4_K || type == GUIDED_WEIGHTS_Q5_K || type == GUIDED_WEIGHTS_Q6_K;
+    return type == GUIDED_WEIGHTS_Q3_K || type == GUIDED_WEIGHTS_Q4_K || type == GUIDED_WEIGHTS_Q5_K || type == GUIDED_WEIGHTS_Q6_K;
 }
 
 /// The bytes of the block that holds sub-block `b` (of 32 weights) of a row.
@@ -35,7 +36,14 @@ static inline const uint8_t *guided_block_of(int type, const uint8_t *row, size_
 /// Whether a type's weights are signed codes (products with the sign trick) rather than unsigned
 /// codes with an offset or a minimum.
 static inline int guided_is_signed(int type) {
-    return type == GUIDED_WEIGHTS_Q8_0 || type == GUIDED_WEIGHTS_Q6_K || type == GUIDED_WEIGHTS_IQ4_NL;
+    return type == GUIDED_WEIGHTS_Q8_0 || type == GUIDED_WEIGHTS_Q3_K || type == GUIDED_WEIGHTS_Q6_K || type == GUIDED_WEIGHTS_IQ4_NL;
+}
+
+/// The signed 6-bit scale (of 16) of 16-element group `index` of a Q3_K block, packed in 12 bytes.
+static inline int guided_q3k_scale(const uint8_t *scales, int index) {
+    int low = (scales[index % 8] >> (4 * (index / 8))) & 0x0F;
+    int high = (scales[8 + index % 4] >> (2 * (index / 4))) & 3;
+    return (low | high << 4) - 32;
 }
 
 /// The values of IQ4_NL's 4-bit codes.
@@ -60,6 +68,7 @@ static inline void guided_scale_and_minimum(const uint8_t *scales, int j, int *s
     case GUIDED_WEIGHTS_Q4_1: multiply_rows(GUIDED_WEIGHTS_Q4_1, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q5_0: multiply_rows(GUIDED_WEIGHTS_Q5_0, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q5_1: multiply_rows(GUIDED_WEIGHTS_Q5_1, __VA_ARGS__); break; \
+    case GUIDED_WEIGHTS_Q3_K: multiply_rows(GUIDED_WEIGHTS_Q3_K, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q4_K: multiply_rows(GUIDED_WEIGHTS_Q4_K, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q5_K: multiply_rows(GUIDED_WEIGHTS_Q5_K, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q6_K: multiply_rows(GUIDED_WEIGHTS_Q6_K, __VA_ARGS__); break; \

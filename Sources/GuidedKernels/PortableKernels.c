@@ -81,6 +81,19 @@ __attribute__((always_inline)) static inline void load_sub_block(int type, const
         offset = -guided_half_to_float(guided_load_u16(block + 2)) * (float)subMinimum;
         break;
     }
+    case GUIDED_WEIGHTS_Q3_K: {
+        // Two bits from the codes, a third from the high-bit mask (clear: minus 4).
+        int j = (int)(b % 8);
+        const uint8_t *low = block + 32 + (j / 4) * 32;
+        for (int i = 0; i < 32; i++) {
+            s->codes[i] = (int16_t)((low[i] >> (2 * (j % 4))) & 3) - (((block[i] >> j) & 1) ? 0 : 4);
+        }
+        float d = guided_half_to_float(guided_load_u16(block + 108));
+        s->scales[0] = d * (float)guided_q3k_scale(block + 96, 2 * j);
+        s->scales[1] = d * (float)guided_q3k_scale(block + 96, 2 * j + 1);
+        s->offset = 0;
+        return;
+    }
     case GUIDED_WEIGHTS_Q6_K: {
         int j = (int)(b % 8), half = j / 4, group = j % 4;
         const uint8_t *low = block + half * 64 + (group % 2) * 32, *high = block + 128 + half * 32;

@@ -118,6 +118,19 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
         block.offset = -_cvtsh_ss(guided_load_u16(pointer + 2)) * (float)subMinimum;
         break;
     }
+    case GUIDED_WEIGHTS_Q3_K: {
+        int j = (int)(b % 8);
+        __m256i low = _mm256_loadu_si256((const __m256i *)(pointer + 32 + (j / 4) * 32));
+        low = _mm256_and_si256(_mm256_srl_epi16(low, _mm_cvtsi32_si128(2 * (j % 4))), _mm256_set1_epi8(3));
+        __m256i third = _mm256_and_si256(_mm256_srl_epi16(_mm256_loadu_si256((const __m256i *)pointer), _mm_cvtsi32_si128(j)), _mm256_set1_epi8(1));
+        // A clear third bit subtracts 4: code = low + 4 × third - 4.
+        block.quants = _mm256_sub_epi8(_mm256_or_si256(low, _mm256_slli_epi16(third, 2)), _mm256_set1_epi8(4));
+        float d = _cvtsh_ss(guided_load_u16(pointer + 108));
+        block.scale = _mm256_set_m128(
+            _mm_set1_ps(d * (float)guided_q3k_scale(pointer + 96, 2 * j + 1)), _mm_set1_ps(d * (float)guided_q3k_scale(pointer + 96, 2 * j)));
+        block.offset = 0;
+        return block;
+    }
     case GUIDED_WEIGHTS_Q6_K: {
         int j = (int)(b % 8), half = j / 4, group = j % 4;
         __m256i low = _mm256_loadu_si256((const __m256i *)(pointer + half * 64 + (group % 2) * 32));

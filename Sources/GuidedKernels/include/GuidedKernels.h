@@ -21,13 +21,14 @@ typedef struct {
 
 /// The weight types that have integer kernels, by their GGML type numbers. The K-quants hold 256
 /// weights per block, in sub-blocks of 32 (with a scale, and a minimum for Q4_K and Q5_K) or of 16
-/// (Q6_K's scales); the others 32.
+/// (Q3_K's and Q6_K's scales); the others 32.
 enum {
     GUIDED_WEIGHTS_Q4_0 = 2,
     GUIDED_WEIGHTS_Q4_1 = 3,
     GUIDED_WEIGHTS_Q5_0 = 6,
     GUIDED_WEIGHTS_Q5_1 = 7,
     GUIDED_WEIGHTS_Q8_0 = 8,
+    GUIDED_WEIGHTS_Q3_K = 11,
     GUIDED_WEIGHTS_Q4_K = 12,
     GUIDED_WEIGHTS_Q5_K = 13,
     GUIDED_WEIGHTS_Q6_K = 14,
