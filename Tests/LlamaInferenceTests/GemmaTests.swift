@@ -7,18 +7,6 @@ import Testing
 /// SentencePiece vocabulary) against llama.cpp on the same file: `Tests/scripts/make-gemma-fixture.py`
 /// recorded llama.cpp's tokens, greedy continuations and log probabilities.
 @Suite struct GemmaTests {
-    struct Reference: Decodable {
-        struct Step: Decodable {
-            let token: Int32
-            /// llama.cpp's 10 most likely tokens, with their log probabilities.
-            let top: [[Double]]
-        }
-
-        let text: String
-        let tokens: [Int32]
-        let steps: [Step]
-    }
-
     /// The largest difference allowed between a log probability and llama.cpp's for its 10 most
     /// likely tokens: measured up to 0.87. Both quantize activations to 8 bits, but not alike
     /// (llama.cpp in blocks of 256 for K-quant weights and its KV cache in 16-bit floats; this
@@ -42,10 +30,6 @@ import Testing
             try? GGUFFile(path: path), "Gemma 3 270M is missing at \(path): run `swift run -c release guided fetch-model gemma3-270m` first")
     }
 
-    static func references() throws -> [Reference] {
-        try JSONDecoder().decode([Reference].self, from: Data(contentsOf: TestModel.fixtures.appendingPathComponent("gemma3-reference.json")))
-    }
-
     @Test func configurationIsReadFromTheFile() throws {
         let configuration = try LlamaConfiguration(file: try Self.requireFile())
         #expect(configuration.architecture == "gemma3")
@@ -59,22 +43,7 @@ import Testing
 
     @Test func tokenizesAsLlamaCpp() throws {
         let tokenizer = try makeTokenizer(file: try Self.requireFile())
-        let lines = try String(contentsOf: TestModel.fixtures.appendingPathComponent("gemma3-tokenizer.jsonl"), encoding: .utf8)
-            .split(separator: "\n")
-        #expect(lines.count >= 2200)
-        var mismatches = 0
-        for line in lines {
-            let entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            let text = try #require(entry?["text"] as? String)
-            let expected = try #require(entry?["ids"] as? [Int]).map(Int32.init)
-            let ids = tokenizer.encode(text)
-            if ids != expected {
-                mismatches += 1
-                if mismatches <= 5 { Issue.record("\(text.debugDescription): \(ids) instead of \(expected)") }
-            }
-            #expect(tokenizer.decode(ids) == text)
-        }
-        #expect(mismatches == 0)
+        try TokenizerTests.expectTokenizes(like: "gemma3-tokenizer.jsonl", tokenizer, atLeast: 2200)
         // Control tokens only from templates; the BOS as llama.cpp writes it.
         #expect(tokenizer.encode("<start_of_turn>user\n", parsingSpecialTokens: true) == [105, 2364, 107])
         #expect(!tokenizer.encode("<start_of_turn>").contains(105))
@@ -111,29 +80,10 @@ import Testing
         let tokenizer = try makeTokenizer(file: file)
         let model = try LlamaModel(file: file, threadCount: 2)
         var largest = 0.0
-        for reference in try Self.references() {
-            #expect([2] + tokenizer.encode(reference.text) == reference.tokens, "\(reference.text)")
-            let session = InferenceSession(model: model, contextLength: 64)
-            try session.evaluate(reference.tokens)
-            for (index, step) in reference.steps.enumerated() {
-                let logits = session.logits
-                let maximum = Double(logits.max() ?? 0)
-                let logSum = maximum + log(logits.reduce(0.0) { $0 + exp(Double($1) - maximum) })
-                for entry in step.top {
-                    let difference = abs(Double(logits[Int(entry[0])]) - logSum - entry[1])
-                    largest = max(largest, difference)
-                    #expect(difference <= Self.tolerance, "\(reference.text) step \(index): token \(Int(entry[0])) off by \(difference)")
-                }
-                let chosen = try #require(logits.indices.max { logits[$0] < logits[$1] })
-                if Int32(chosen) != step.token {
-                    // Parting is allowed only where llama.cpp itself hesitates.
-                    let theirs = try #require(step.top.first)[1]
-                    let ours = step.top.first { Int($0[0]) == chosen }?[1] ?? -.infinity
-                    #expect(theirs - ours <= Self.tieMargin, "\(reference.text) step \(index): \(chosen) instead of \(step.token)")
-                    break
-                }
-                try session.evaluate([step.token])
-            }
+        for reference in try LlamaCppContinuation.load("gemma3-reference.json") {
+            let text = reference.text ?? ""
+            #expect([2] + tokenizer.encode(text) == reference.tokens, "\(text)")
+            largest = max(largest, try reference.compare(with: model, tolerance: Self.tolerance, tieMargin: Self.tieMargin, label: text).largest)
         }
         print("Gemma 3 270M: largest log-probability difference from llama.cpp \(largest)")
     }

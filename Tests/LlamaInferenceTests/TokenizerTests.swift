@@ -6,10 +6,14 @@ import Testing
 /// holds 2,200 varied strings and the ids it gives them (`Tests/scripts/make-tokenizer-fixture.py`).
 @Suite struct TokenizerTests {
     @Test func everyFixtureStringTokenizesIdentically() throws {
-        let tokenizer = try BPETokenizer(file: try TestModel.require())
-        let lines = try String(contentsOf: TestModel.fixtures.appendingPathComponent("smollm2-tokenizer.jsonl"), encoding: .utf8)
-            .split(separator: "\n")
-        #expect(lines.count >= 2000)
+        try Self.expectTokenizes(like: "smollm2-tokenizer.jsonl", try BPETokenizer(file: try TestModel.require()), atLeast: 2000)
+    }
+
+    /// Every string of a fixture (lines of `{"text", "ids"}`) gets the fixture's ids from
+    /// `tokenizer`, and decodes back to itself.
+    static func expectTokenizes(like fixture: String, _ tokenizer: any Tokenizer, atLeast count: Int) throws {
+        let lines = try String(contentsOf: TestModel.fixtures.appendingPathComponent(fixture), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= count)
         var mismatches = 0
         for line in lines {
             let entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import LlamaInference
+
+/// llama.cpp's greedy continuation of a prompt, as llama-server reported it (`n_probs`): each
+/// step's token with llama.cpp's 10 most likely tokens and their log probabilities.
+struct LlamaCppContinuation: Decodable {
+    struct Step: Decodable {
+        let token: Int32
+        /// llama.cpp's 10 most likely tokens, with their log probabilities.
+        let top: [[Double]]
+    }
+
+    /// The prompt's text, where the fixture has it.
+    let text: String?
+    let tokens: [Int32]
+    let steps: [Step]
+
+    /// Runs the prompt and the continuation through `model`: at every step, llama.cpp's log
+    /// probabilities within `tolerance` of the model's, and the model's greedy token llama.cpp's
+    /// until the two part where llama.cpp's best two are within `tieMargin`. Returns the largest
+    /// difference and how many greedy tokens agreed.
+    func compare(with model: LlamaModel, tolerance: Double, tieMargin: Double, label: String) throws -> (largest: Double, agreeing: Int) {
+        let session = InferenceSession(model: model, contextLength: 64)
+        try session.evaluate(tokens)
+        var largest = 0.0
+        var agreeing = 0
+        for (index, step) in steps.enumerated() {
+            let logits = session.logits
+            let maximum = Double(logits.max() ?? 0)
+            let logSum = maximum + log(logits.reduce(0.0) { $0 + exp(Double($1) - maximum) })
+            for entry in step.top {
+                let difference = abs(Double(logits[Int(entry[0])]) - logSum - entry[1])
+                largest = max(largest, difference)
+                #expect(difference <= tolerance, "\(label), step \(index): token \(Int(entry[0])) off by \(difference)")
+            }
+            let chosen = try #require(logits.indices.max { logits[$0] < logits[$1] })
+            if Int32(chosen) != step.token {
+                // Parting is allowed only where llama.cpp itself hesitates.
+                let theirs = try #require(step.top.first)[1]
+                let ours = step.top.first { Int($0[0]) == chosen }?[1] ?? -.infinity
+                #expect(theirs - ours <= tieMargin, "\(label), step \(index): \(chosen) instead of \(step.token)")
+                break
+            }
+            agreeing += 1
+            try session.evaluate([step.token])
+        }
+        return (largest, agreeing)
+    }
+
+    /// The continuations of a fixture file.
+    static func load(_ name: String) throws -> [LlamaCppContinuation] {
+        try JSONDecoder().decode([LlamaCppContinuation].self, from: Data(contentsOf: TestModel.fixtures.appendingPathComponent(name)))
+    }
+}
