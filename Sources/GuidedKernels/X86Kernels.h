@@ -218,88 +218,136 @@ INLINE X86_TARGET float dot(const float *left, const float *right, size_t count)
     return total;
 }
 
-/// How many vectors a row is multiplied with at once in a batch: its blocks are unpacked once for
-/// all of them, and each needs a register of sums (AVX-512 has 32 vector registers, AVX2 16).
+/// How many vectors a row is multiplied with at once in a batch: each needs a register of sums
+/// (AVX-512 has 32 vector registers, AVX2 16).
 #define VECTOR_GROUP (X86_VNNI ? 8 : 4)
+/// How many rows of a batch's matrix are unpacked at once, to be multiplied with every vector of
+/// the batch while they stay in the first-level cache.
+#define ROW_TILE 4
 
-/// One row with a group of vectors, each block's weights unpacked once for the group.
 #if X86_VNNI
-/// Two blocks per 512-bit register: one `vpdpbusd` multiplies 64 weights with 64 input bytes.
-INLINE X86_TARGET void vector_group(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
-    size_t elements = blocks * 32;
-    __m512 lanes[VECTOR_GROUP];
-    __m256 tail[VECTOR_GROUP];
-    float offsets[VECTOR_GROUP];
-    for (int v = 0; v < VECTOR_GROUP; v++) {
-        lanes[v] = _mm512_setzero_ps();
-        tail[v] = _mm256_setzero_ps();
-        offsets[v] = 0;
-    }
-    // Lanes 0 to 7 take the first block's input scale, 8 to 15 the second's.
-    const __m512i pairIndex = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
-    // The blocks' offsets, multiplied with each vector's block sums after the loop.
-    float rowOffsets[blocks];
-    size_t b = 0;
-    for (; b + 2 <= blocks; b += 2) {
-        Block w0 = load_block(type, row, b), w1 = load_block(type, row, b + 1);
-        rowOffsets[b] = w0.offset;
-        rowOffsets[b + 1] = w1.offset;
+/// Two blocks of a row, unpacked: the weights as unsigned bytes (the magnitudes of signed ones,
+/// whose signs are `negative`), and the scales of their four 16-weight halves.
+typedef struct {
+    __m512i quants;
+    __mmask64 negative;
+    float scales[4];
+} UnpackedPair;
+
+typedef UnpackedPair Unpacked;
+/// Pairs of blocks (and a lone last block) per row.
+#define UNPACKED_COUNT(blocks) (((blocks) + 1) / 2)
+
+INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unpacked *unpacked, float *offsets) {
+    for (size_t b = 0; b < blocks; b += 2) {
+        Block w0 = load_block(type, row, b);
+        // A lone last block is paired with zero weights.
+        Block w1 = w0;
+        if (b + 1 < blocks) {
+            w1 = load_block(type, row, b + 1);
+            offsets[b + 1] = w1.offset;
+        } else {
+            w1.quants = _mm256_setzero_si256();
+        }
+        offsets[b] = w0.offset;
+        UnpackedPair *pair = unpacked + b / 2;
         __m512i quants = _mm512_inserti64x4(_mm512_castsi256_si512(w0.quants), w1.quants, 1);
-        __m512 scale = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(w0.scale)), _mm256_castps_pd(w1.scale), 1));
-        // Signed weights: their magnitudes, and their signs given to the input.
-        __mmask64 negative = 0;
+        pair->negative = 0;
         if (guided_is_signed(type)) {
-            negative = _mm512_movepi8_mask(quants);
+            pair->negative = _mm512_movepi8_mask(quants);
             quants = _mm512_abs_epi8(quants);
         }
-        for (int v = 0; v < VECTOR_GROUP; v++) {
-            __m512i input = _mm512_loadu_si512((const void *)(x.values + v * elements + b * 32));
-            if (guided_is_signed(type)) input = _mm512_mask_sub_epi8(input, negative, _mm512_setzero_si512(), input);
-            const float *inputScales = x.scales + v * blocks + b;
-            __m512 pair = _mm512_permutexvar_ps(pairIndex, _mm512_castps128_ps512(_mm_castpd_ps(_mm_load_sd((const double *)inputScales))));
-            __m512 products = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(_mm512_setzero_si512(), quants, input));
-            lanes[v] = _mm512_fmadd_ps(_mm512_mul_ps(scale, pair), products, lanes[v]);
-        }
+        pair->quants = quants;
+        // Lanes 0 and 4 of a block's scale hold its halves' scales.
+        pair->scales[0] = _mm256_cvtss_f32(w0.scale);
+        pair->scales[1] = _mm_cvtss_f32(_mm256_extractf128_ps(w0.scale, 1));
+        pair->scales[2] = _mm256_cvtss_f32(w1.scale);
+        pair->scales[3] = _mm_cvtss_f32(_mm256_extractf128_ps(w1.scale, 1));
     }
-    if (b < blocks) {
-        Block w = load_block(type, row, b);
-        rowOffsets[b] = w.offset;
-        for (int v = 0; v < VECTOR_GROUP; v++) {
-            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
-            tail[v] = _mm256_mul_ps(_mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[v * blocks + b])), block_product(type, w.quants, input));
-        }
-    }
-    if (!guided_is_signed(type)) {
-        for (int v = 0; v < VECTOR_GROUP; v++) offsets[v] = dot(rowOffsets, x.sums + v * blocks, blocks);
-    }
-    for (int v = 0; v < VECTOR_GROUP; v++) outputs[v * outputStride] = _mm512_reduce_add_ps(lanes[v]) + horizontal_sum(tail[v]) + offsets[v];
-}
-#else
-INLINE X86_TARGET void vector_group(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
-    size_t elements = blocks * 32;
-    __m256 lanes[VECTOR_GROUP];
-    float offsets[VECTOR_GROUP];
-    for (int v = 0; v < VECTOR_GROUP; v++) {
-        lanes[v] = _mm256_setzero_ps();
-        offsets[v] = 0;
-    }
-    // The blocks' offsets, multiplied with each vector's block sums after the loop.
-    float rowOffsets[blocks];
-    for (size_t b = 0; b < blocks; b++) {
-        Block w = load_block(type, row, b);
-        rowOffsets[b] = w.offset;
-        for (int v = 0; v < VECTOR_GROUP; v++) {
-            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
-            __m256 inputScale = _mm256_set1_ps(x.scales[v * blocks + b]);
-            lanes[v] = _mm256_fmadd_ps(_mm256_mul_ps(w.scale, inputScale), block_product(type, w.quants, input), lanes[v]);
-        }
-    }
-    if (!guided_is_signed(type)) {
-        for (int v = 0; v < VECTOR_GROUP; v++) offsets[v] = dot(rowOffsets, x.sums + v * blocks, blocks);
-    }
-    for (int v = 0; v < VECTOR_GROUP; v++) outputs[v * outputStride] = horizontal_sum(lanes[v]) + offsets[v];
 }
 
+/// One unpacked row with a group of vectors: one `vpdpbusd` multiplies 64 weights with 64 input
+/// bytes.
+INLINE X86_TARGET void unpacked_group(
+    int type, const Unpacked *unpacked, const float *rowOffsets, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    size_t elements = blocks * 32, pairs = blocks / 2;
+    __m512 lanes[VECTOR_GROUP];
+    for (int v = 0; v < VECTOR_GROUP; v++) lanes[v] = _mm512_setzero_ps();
+    // Lanes 0 to 7 take the first block's input scale, 8 to 15 the second's; each group of four
+    // lanes its half's weight scale.
+    const __m512i pairIndex = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+    const __m512i halfIndex = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    for (size_t p = 0; p < pairs; p++) {
+        const UnpackedPair *pair = unpacked + p;
+        __m512 scale = _mm512_permutexvar_ps(halfIndex, _mm512_castps128_ps512(_mm_loadu_ps(pair->scales)));
+        for (int v = 0; v < VECTOR_GROUP; v++) {
+            __m512i input = _mm512_loadu_si512((const void *)(x.values + v * elements + p * 64));
+            if (guided_is_signed(type)) input = _mm512_mask_sub_epi8(input, pair->negative, _mm512_setzero_si512(), input);
+            const float *inputScales = x.scales + v * blocks + 2 * p;
+            __m512 inputPair = _mm512_permutexvar_ps(pairIndex, _mm512_castps128_ps512(_mm_castpd_ps(_mm_load_sd((const double *)inputScales))));
+            __m512 products = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(_mm512_setzero_si512(), pair->quants, input));
+            lanes[v] = _mm512_fmadd_ps(_mm512_mul_ps(scale, inputPair), products, lanes[v]);
+        }
+    }
+    float tail[VECTOR_GROUP] = {0};
+    if (blocks % 2) {
+        const UnpackedPair *pair = unpacked + pairs;
+        __m256 scale = _mm256_set_m128(_mm_set1_ps(pair->scales[1]), _mm_set1_ps(pair->scales[0]));
+        __m256i quants = _mm512_castsi512_si256(pair->quants);
+        __mmask32 negative = (__mmask32)pair->negative;
+        for (int v = 0; v < VECTOR_GROUP; v++) {
+            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + pairs * 64));
+            if (guided_is_signed(type)) input = _mm256_mask_sub_epi8(input, negative, _mm256_setzero_si256(), input);
+            __m256 products = _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(_mm256_setzero_si256(), quants, input));
+            tail[v] = horizontal_sum(_mm256_mul_ps(_mm256_mul_ps(scale, _mm256_set1_ps(x.scales[v * blocks + 2 * pairs])), products));
+        }
+    }
+    for (int v = 0; v < VECTOR_GROUP; v++) {
+        float offsets = guided_is_signed(type) ? 0 : dot(rowOffsets, x.sums + v * blocks, blocks);
+        outputs[v * outputStride] = _mm512_reduce_add_ps(lanes[v]) + tail[v] + offsets;
+    }
+}
+#else
+/// A block of a row, unpacked: the weights as unsigned bytes (the magnitudes of signed ones, whose
+/// signs `signs` holds), and the scales of its two 16-weight halves.
+typedef struct {
+    __m256i quants;
+    __m256i signs;
+    float scales[2];
+} Unpacked;
+#define UNPACKED_COUNT(blocks) (blocks)
+
+INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unpacked *unpacked, float *offsets) {
+    for (size_t b = 0; b < blocks; b++) {
+        Block w = load_block(type, row, b);
+        offsets[b] = w.offset;
+        unpacked[b].signs = w.quants;
+        unpacked[b].quants = guided_is_signed(type) ? _mm256_sign_epi8(w.quants, w.quants) : w.quants;
+        unpacked[b].scales[0] = _mm256_cvtss_f32(w.scale);
+        unpacked[b].scales[1] = _mm_cvtss_f32(_mm256_extractf128_ps(w.scale, 1));
+    }
+}
+
+INLINE X86_TARGET void unpacked_group(
+    int type, const Unpacked *unpacked, const float *rowOffsets, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    size_t elements = blocks * 32;
+    __m256 lanes[VECTOR_GROUP];
+    for (int v = 0; v < VECTOR_GROUP; v++) lanes[v] = _mm256_setzero_ps();
+    for (size_t b = 0; b < blocks; b++) {
+        const Unpacked *w = unpacked + b;
+        __m256 scale = _mm256_set_m128(_mm_set1_ps(w->scales[1]), _mm_set1_ps(w->scales[0]));
+        for (int v = 0; v < VECTOR_GROUP; v++) {
+            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
+            if (guided_is_signed(type)) input = _mm256_sign_epi8(input, w->signs);
+            __m256 products = _mm256_cvtepi32_ps(_mm256_madd_epi16(_mm256_maddubs_epi16(w->quants, input), _mm256_set1_epi16(1)));
+            lanes[v] = _mm256_fmadd_ps(_mm256_mul_ps(scale, _mm256_set1_ps(x.scales[v * blocks + b])), products, lanes[v]);
+        }
+    }
+    for (int v = 0; v < VECTOR_GROUP; v++) {
+        float offsets = guided_is_signed(type) ? 0 : dot(rowOffsets, x.sums + v * blocks, blocks);
+        outputs[v * outputStride] = horizontal_sum(lanes[v]) + offsets;
+    }
+}
 #endif
 
 INLINE X86_TARGET GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, size_t index, size_t blocks) {
@@ -319,14 +367,26 @@ INLINE X86_TARGET void multiply_rows(
         if (row < rowEnd) outputs[row] = one_row(type, base + row * rowBytes, blocks, inputs);
         return;
     }
-    for (size_t row = rowStart; row < rowEnd; row++) {
-        const uint8_t *pointer = base + row * rowBytes;
+    // Rows a tile at a time: each row is unpacked once for all the vectors.
+    size_t unpackedCount = UNPACKED_COUNT(blocks);
+    Unpacked unpacked[ROW_TILE * unpackedCount];
+    float rowOffsets[ROW_TILE * blocks];
+    for (size_t tile = rowStart; tile < rowEnd; tile += ROW_TILE) {
+        size_t rows = rowEnd - tile < ROW_TILE ? rowEnd - tile : ROW_TILE;
+        for (size_t r = 0; r < rows; r++) {
+            unpack_row(type, base + (tile + r) * rowBytes, blocks, unpacked + r * unpackedCount, rowOffsets + r * blocks);
+        }
         size_t v = 0;
         for (; v + VECTOR_GROUP <= vectorCount; v += VECTOR_GROUP) {
-            vector_group(type, pointer, blocks, vector_at(inputs, v, blocks), outputs + v * outputStride + row, outputStride);
+            for (size_t r = 0; r < rows; r++) {
+                unpacked_group(type, unpacked + r * unpackedCount, rowOffsets + r * blocks, blocks, vector_at(inputs, v, blocks),
+                    outputs + v * outputStride + tile + r, outputStride);
+            }
         }
         for (; v < vectorCount; v++) {
-            outputs[v * outputStride + row] = one_row(type, pointer, blocks, vector_at(inputs, v, blocks));
+            for (size_t r = 0; r < rows; r++) {
+                outputs[v * outputStride + tile + r] = one_row(type, base + (tile + r) * rowBytes, blocks, vector_at(inputs, v, blocks));
+            }
         }
     }
 }
