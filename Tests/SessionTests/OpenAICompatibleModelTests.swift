@@ -40,8 +40,9 @@ import Testing
         #expect(body["tools"]?.arrayValue?[0]["function"]?["name"]?.stringValue == "getWeather" && body["tool_choice"]?.stringValue == "auto")
         let roles = body["messages"]?.arrayValue?.compactMap { $0["role"]?.stringValue }
         #expect(roles == ["system", "user", "assistant", "tool"])
-        let user = body["messages"]?.arrayValue?[1]["content"]?.stringValue ?? ""
-        #expect(user.hasPrefix("A dog") && user.contains("age"), "the schema is described in the prompt when the prompt asks for it")
+        let system = body["messages"]?.arrayValue?[0]["content"]?.stringValue ?? ""
+        #expect(system.contains("\"age\": integer"), "the schema is described in the system message when the prompt asks for it")
+        #expect(body["messages"]?.arrayValue?[1]["content"]?.stringValue == "A dog")
         #expect(body["messages"]?.arrayValue?[2]["tool_calls"]?.arrayValue?[0]["function"]?["arguments"]?.stringValue == #"{"city":"Oslo"}"#)
         #expect(body["messages"]?.arrayValue?[3]["tool_call_id"]?.stringValue == "c1")
         // Reasoning rides on the assistant message after it.

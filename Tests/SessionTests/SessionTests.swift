@@ -67,20 +67,22 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         #expect(try response.content.value(String.self, forProperty: "name") == "Tom")
         #expect(model.conversations.last?.contains("\"age\": integer, at least 0, at most 20") == true)
         #expect(model.conversations.last?.contains("// The pet's name") == true)
-        // A short request is said again after the schema description.
-        #expect(model.conversations.last?.hasSuffix("}\n\nThe request: A pet<|end|><|assistant|>") == true)
+        // The schema is described in the system message; the request stands alone in its own.
+        let first = try #require(model.conversations.last)
+        #expect(first.hasPrefix("<|system|>Be brief.\n\nRespond with a JSON value (pet) of this form:\n{"))
+        #expect(first.hasSuffix("}<|end|><|user|>A pet<|end|><|assistant|>"))
         _ = try await session.respond(to: "Another", schema: Pet.generationSchema, includeSchemaInPrompt: false)
         let last = try #require(model.conversations.last)
         #expect(last.hasSuffix("<|user|>Another<|end|><|assistant|>"))
+        #expect(!last.contains("Respond with"))
     }
 
-    @Test func aLongRequestIsNotSaidAgain() async throws {
+    @Test func withoutInstructionsTheSchemaIsTheSystemMessage() async throws {
         let model = ScriptedModel(replies: [#"{"name":"Tom","age":2,"tags":[]}"#])
-        let request = "A pet. " + String(repeating: "It likes long walks. ", count: 30)
-        _ = try await session(model).respond(to: request, schema: Pet.generationSchema)
+        _ = try await session(model, instructions: nil).respond(to: "A pet", schema: Pet.generationSchema)
         let last = try #require(model.conversations.last)
-        #expect(!last.contains("The request:"))
-        #expect(last.hasSuffix("}<|end|><|assistant|>"))
+        #expect(last.hasPrefix("<|system|>Respond with a JSON value (pet) of this form:\n{"))
+        #expect(last.hasSuffix("}<|end|><|user|>A pet<|end|><|assistant|>"))
     }
 
     @Test func streamingGivesGrowingSnapshotsThenTheValue() async throws {

@@ -81,11 +81,14 @@ enum ChatCompletionsRequest {
             reasoning = nil
             messages.append(.object(message))
         }
+        // The schema the answer follows is described in the system message, as for the local model.
+        var description = ConversationRenderer.schemaDescription(of: transcript)
         for entry in transcript {
             switch entry {
             case .instructions(let instructions):
                 // The tools go in `tools`; the system message keeps the instructions' text.
-                let text = instructions.segments.text
+                let text = [instructions.segments.text, description ?? ""].filter { !$0.isEmpty }.joined(separator: "\n\n")
+                description = nil
                 if !text.isEmpty { messages.append(message("system", text)) }
             case .prompt:
                 if let rendered = ConversationRenderer.message(for: entry, hasTools: false) { messages.append(message(rendered.role.rawValue, rendered.content)) }
@@ -107,6 +110,7 @@ enum ChatCompletionsRequest {
                 messages.append(.object(["role": .string("tool"), "tool_call_id": .string(output.id), "content": .string(output.segments.text)]))
             }
         }
+        if let description { messages.insert(message("system", description), at: 0) }
         return messages
     }
 

@@ -220,9 +220,11 @@ struct ChatCompletionRequest {
                 throw Invalid(message: "'\(path).role' must be system, developer, user, assistant or tool.", parameter: path + ".role")
             }
         }
-        // The prompt describes the schema, unless the client wrote this engine's description.
+        // The schema is described to the model, unless the client wrote this engine's description.
         if let schema, let document, let last = entries.lastIndex(where: { if case .prompt = $0 { true } else { false } }),
-            case .prompt(var prompt) = entries[last], !prompt.segments.text.contains(SchemaPromptText.render(document))
+            case .prompt(var prompt) = entries[last],
+            case let description = SchemaPromptText.render(document),
+            !prompt.segments.text.contains(description), !instructions.contains(where: { $0.contains(description) })
         {
             prompt.responseFormat = Transcript.ResponseFormat(schema: schema)
             entries[last] = .prompt(prompt)
