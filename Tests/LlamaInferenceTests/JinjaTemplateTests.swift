@@ -69,4 +69,126 @@ import Testing
         }
         #expect(rendered > 0)
     }
+
+    // MARK: Constructs
+
+    @Test func whitespaceControlIsJinja2sWithTrimAndLstripBlocks() throws {
+        #expect(try Self.render("a\n  {% if true %}\n  b\n  {% endif %}\nc") == "a\n  b\nc")
+        #expect(try Self.render("{% for i in [1, 2] -%}\n  {{ i }}\n{%- endfor %}|{{- '  x  ' -}}  |  {{ 'y' }}") == "12|  x  |  y")
+        #expect(try Self.render("  {%+ if true %}p{% endif +%}\nq{# note #}\nr  {#- c -#}  s") == "  p\nqrs")
+        #expect(try Self.render("{% raw %}{{ kept }}{% endraw %}\r\nline\r\n") == "{{ kept }}line")
+        #expect(try Self.render("{% raw -%}  {{ kept }}  {%- endraw %}\r\nline\r\n\r\n") == "{{ kept }}line\n")
+    }
+
+    @Test func loopsAssignmentsAndMacrosHaveJinja2sScopes() throws {
+        #expect(
+            try Self.render("{% for x in [] %}a{% else %}empty{% endfor %} {% for x in 'ab' %}{{ loop.index }}{{ x }}{{ '' if loop.last else ',' }}{% endfor %}")
+                == "empty 1a,2b")
+        // A `for` body has a scope of its own; `if` has not.
+        #expect(try Self.render("{% set x = 1 %}{% for i in [1] %}{% set x = 2 %}{{ x }}{% endfor %}{{ x }} {% if true %}{% set y = 3 %}{% endif %}{{ y }}") == "21 3")
+        #expect(
+            try Self.render("{% set ns = namespace(n=0) %}{% for i in range(5) %}{% if i == 3 %}{% break %}{% endif %}{% set ns.n = ns.n + i %}{% endfor %}{{ ns.n }}")
+                == "3")
+        #expect(
+            try Self.render("{% macro m(a, b='B', c=none) %}[{{ a }}{{ b }}{{ c }}]{% endmacro %}{{ m(1) }}{{ m(1, 2) }}{{ m(1, c=3) }}")
+                == "[1BNone][12None][1B3]")
+        #expect(
+            try Self.render("{% set block %}  x {{ 1 + 1 }}  {% endset %}[{{ block }}]{% set t | trim %}  y  {% endset %}[{{ t }}]{% filter upper %}up{% endfilter %}")
+                == "[  x 2  ][y]UP")
+    }
+
+    @Test func expressionsComputeAndPrintAsPython() throws {
+        #expect(
+            try Self.render("{{ 7 // 2 }} {{ -7 // 2 }} {{ -7 % 3 }} {{ 7 / 2 }} {{ 2 ** 10 }} {{ 1.0 }} {{ 1e20 }} {{ 0.1 + 0.2 }} {{ none }} {{ true }} {{ [1, 'a', none] }} {{ {'k': 1.5} }}")
+                == "3 -4 2 3.5 1024 1.0 1e+20 0.30000000000000004 None True [1, 'a', None] {'k': 1.5}")
+        #expect(
+            try Self.render("{{ ' a b '.strip() }}|{{ 'a,b'.split(',') }}|{{ 'abc'[::-1] }}|{{ 'abc'[1:] }}|{{ [1,2,3][-1] }}|{{ 'x'.upper() ~ 'Y'.lower() }}|{{ 'hi'.startswith('h') }}")
+                == "a b|['a', 'b']|cba|bc|3|Xy|True")
+        #expect(
+            try Self.render("{{ missing }}|{{ missing | length }}|{{ missing is defined }}|{{ missing | default('d') }}|{% if missing %}t{% else %}f{% endif %}|{{ {}.nope is defined }}")
+                == "|0|False|d|f|False")
+    }
+
+    @Test func toolsKeepTheirOrderThroughJSONAndTojson() throws {
+        let tools = try JinjaValue(json: #"[{"name": "f", "parameters": {"b": 1, "a": [true, null, 1.5, "<é>"]}}]"#)
+        #expect(try Self.render("{{ tools | tojson }}", ["tools": tools]) == #"[{"name": "f", "parameters": {"b": 1, "a": [true, null, 1.5, "<é>"]}}]"#)
+        #expect(
+            try Self.render("{{ tools | tojson(indent=2) }}", ["tools": [["name": "f", "parameters": .dictionary(JinjaDictionary())]]])
+                == "[\n  {\n    \"name\": \"f\",\n    \"parameters\": {}\n  }\n]")
+        #expect(throws: JinjaError.self) { try JinjaValue(json: #"{"a": }"#) }
+    }
+
+    @Test func strftimeNowWritesTheGivenDate() throws {
+        #expect(
+            try Self.render("{{ strftime_now('%d %b %Y') }} {{ strftime_now('%Y-%m-%d %H:%M') }} {{ strftime_now('%B %-d, %A') }}")
+                == "26 Jul 2024 2024-07-26 12:00 July 26, Friday")
+    }
+
+    // MARK: Errors
+
+    static func error(_ source: String, _ variables: [String: JinjaValue] = [:], limits: JinjaTemplate.Limits = JinjaTemplate.Limits())
+        -> JinjaError?
+    {
+        do {
+            _ = try JinjaTemplate(source: source, limits: limits).render(variables, now: fixtureNow)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static func at(_ line: Int, _ column: Int) -> JinjaSourceLocation {
+        JinjaSourceLocation(line: line, column: column)
+    }
+
+    @Test func unsupportedConstructsAreNamedWithWhereTheyAre() {
+        #expect(Self.error("{% include 'x' %}") == .unsupported("statement 'include'", at: Self.at(1, 4)))
+        #expect(Self.error("{{ x\n  | wordwrap(3) }}") == .unsupported("filter 'wordwrap'", at: Self.at(2, 5)))
+        #expect(Self.error("{{ x is prime }}") == .unsupported("test 'prime'", at: Self.at(1, 9)))
+        #expect(Self.error("{{ 'a'.expandtabs() }}") == .unsupported("method 'str.expandtabs'", at: Self.at(1, 4)))
+        #expect(Self.error("{% for x in y recursive %}{% endfor %}") == .unsupported("recursive loop", at: Self.at(1, 15)))
+        #expect(Self.error("{{ x | wordwrap }}")?.description == "unsupported filter 'wordwrap' at 1:8")
+    }
+
+    @Test func errorsSayWhatFailedAndWhere() {
+        #expect(Self.error("{{ x + }}") == .syntax("unexpected '}}'", at: Self.at(1, 8)))
+        #expect(Self.error("{% if x %}") == .syntax("unexpected end of template, expected 'elif' or 'else' or 'endif'", at: Self.at(1, 11)))
+        #expect(Self.error("line\n{{ missing.attribute }}") == .evaluation("'missing' is undefined", at: Self.at(2, 4)))
+        #expect(Self.error("{{ 'a' + 1 }}") == .evaluation("can only concatenate str (not \"int\") to str", at: Self.at(1, 8)))
+        #expect(Self.error("{{ raise_exception('Roles must alternate') }}") == .raised("Roles must alternate", at: Self.at(1, 4)))
+        #expect(Self.error("{% set x = [1] %}{{ x.append(2) }}") == .evaluation("access to attribute 'append' of 'list' object is unsafe.", at: Self.at(1, 21)))
+    }
+
+    @Test func hostileTemplatesStopWithATypedError() {
+        func isLimit(_ error: JinjaError?) -> Bool {
+            if case .limitExceeded? = error { return true }
+            return false
+        }
+        let small = {
+            var limits = JinjaTemplate.Limits()
+            limits.maximumIterations = 10_000
+            limits.maximumLength = 1 << 20
+            return limits
+        }()
+        // Nesting in the source.
+        #expect(isLimit(Self.error("{{ " + String(repeating: "(", count: 5_000) + "1" + String(repeating: ")", count: 5_000) + " }}")))
+        #expect(isLimit(Self.error(String(repeating: "{% if true %}", count: 5_000) + String(repeating: "{% endif %}", count: 5_000))))
+        #expect(isLimit(Self.error("{{ " + String(repeating: "not ", count: 5_000) + "x }}")))
+        #expect(isLimit(Self.error("{{ x" + String(repeating: ".a", count: 5_000) + " }}")))
+        #expect(isLimit(Self.error("{{ 1" + String(repeating: " if x else 1", count: 5_000) + " }}")))
+        // A long chain of one operator nests nothing.
+        #expect(Self.error("{{ 1" + String(repeating: " + 1", count: 20_000) + " }}") == nil)
+        // Recursion, loops and growth at render time.
+        #expect(isLimit(Self.error("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}")))
+        #expect(isLimit(Self.error("{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}", limits: small)))
+        #expect(isLimit(Self.error("{% for i in range(100000) %}{{ 'xxxxxxxxxx' }}{% endfor %}", limits: small)))
+        #expect(isLimit(Self.error("{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}", limits: small)))
+        #expect(isLimit(Self.error("{% set ns = namespace(v=[]) %}{% for i in range(1000) %}{% set ns.v = [ns.v] %}{% endfor %}")))
+        #expect(isLimit(Self.error("{{ 'a' * 1000000000000 }}")))
+        #expect(isLimit(Self.error("{{ 'ab'.replace('a', 'a' * 1000000) | replace('a', 'a' * 1000000) }}", limits: small)))
+        #expect(isLimit(Self.error("{% set ns = namespace() %}{% set ns.me = ns %}{{ ns }}")))
+        #expect(Self.error("{{ range(1000000) | length }}") == .evaluation(
+            "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000).", at: Self.at(1, 4)))
+        #expect(Self.error("{{ 9223372036854775807 + 1 }}") == .evaluation("integer overflow", at: Self.at(1, 24)))
+    }
 }

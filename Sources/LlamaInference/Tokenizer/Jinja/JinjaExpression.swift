@@ -12,6 +12,13 @@ struct JinjaExpression: Sendable {
         case contained = "in", notContained = "not in"
     }
 
+    /// An operator of a chain and the operand to its right.
+    struct Step: Sendable {
+        let operation: BinaryOperator
+        let operand: JinjaExpression
+        let location: JinjaSourceLocation
+    }
+
     /// The arguments of a call, a filter or a test.
     struct Arguments: Sendable {
         var positional: [JinjaExpression] = []
@@ -48,8 +55,9 @@ struct JinjaExpression: Sendable {
         case negate(JinjaExpression)
         /// `+value`.
         case plus(JinjaExpression)
-        /// `left op right`.
-        case binary(BinaryOperator, JinjaExpression, JinjaExpression)
+        /// `first op1 second op2 third ...`: operators of one precedence, applied from the left
+        /// (`and` and `or` short-circuiting), kept flat so that a long chain nests nothing.
+        case binary(JinjaExpression, [Step])
         /// `first op1 second op2 third`, chained as Python chains comparisons.
         case comparison(JinjaExpression, [(ComparisonOperator, JinjaExpression)])
         /// `then if condition else otherwise`; without `else`, undefined when the condition fails.
@@ -64,12 +72,7 @@ struct JinjaExpression: Sendable {
     init(_ kind: Kind, at location: JinjaSourceLocation) {
         self.kind = kind
         self.location = location
-        if case .binary(_, let left, let right) = kind {
-            // A chain of binary operators is evaluated in a loop down its left side.
-            depth = max(left.depth, right.depth + 1)
-        } else {
-            depth = 1 + (Self.children(of: kind).map(\.depth).max() ?? 0)
-        }
+        depth = 1 + (Self.children(of: kind).map(\.depth).max() ?? 0)
     }
 
     private static func children(of kind: Kind) -> [JinjaExpression] {
@@ -82,7 +85,7 @@ struct JinjaExpression: Sendable {
         case .slice(let value, let start, let stop, let step): [value] + [start, stop, step].compactMap { $0 }
         case .call(let callee, let arguments): [callee] + arguments.all
         case .filter(let value, _, let arguments), .test(let value, _, let arguments, _): [value] + arguments.all
-        case .binary(_, let left, let right): [left, right]
+        case .binary(let first, let steps): [first] + steps.map(\.operand)
         case .comparison(let first, let rest): [first] + rest.map(\.1)
         case .conditional(let condition, let then, let otherwise): [condition, then] + [otherwise].compactMap { $0 }
         }

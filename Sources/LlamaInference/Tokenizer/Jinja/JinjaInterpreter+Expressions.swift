@@ -14,107 +14,155 @@ extension JinjaInterpreter {
         }
     }
 
+    /// Dispatches on the kind of expression. Each kind is evaluated by a function of its own, so
+    /// that the frames of the functions that recurse stay small.
     private func value(of expression: JinjaExpression, in scope: Scope) throws(JinjaError) -> JinjaValue {
-        let location = expression.location
         switch expression.kind {
-        case .literal(let value):
-            return value
-        case .name(let name):
-            return lookup(name, in: scope)
-        case .list(let items), .tuple(let items):
-            var values: [JinjaValue] = []
-            for item in items { values.append(try evaluate(item, in: scope)) }
-            return try checkedNesting(.array(values), at: location)
-        case .dictionary(let pairs):
-            var dictionary = JinjaDictionary()
-            for pair in pairs {
-                let key = try evaluate(pair.key, in: scope)
-                guard dictionary.setValue(try evaluate(pair.value, in: scope), for: key) else {
-                    throw .evaluation("unhashable type: '\(key.typeName)'", at: pair.key.location)
-                }
-            }
-            return try checkedNesting(.dictionary(dictionary), at: location)
-        case .attribute(let base, let name):
-            if case .name("loop") = base.kind, let loop = loopState(in: scope) {
-                return loopAttribute(name, of: loop) ?? .undefined("'LoopContext object' has no attribute '\(name)'")
-            }
-            let value = try evaluate(base, in: scope)
-            return try located(location) { () throws(JinjaFailure) in try attribute(name, of: value) }
-        case .item(let base, let index):
-            let value = try evaluate(base, in: scope)
-            let key = try evaluate(index, in: scope)
-            return try located(location) { () throws(JinjaFailure) in try item(key, of: value) }
+        case .literal(let value): value
+        case .name(let name): lookup(name, in: scope)
+        case .list(let items), .tuple(let items): try evaluateList(items, at: expression.location, in: scope)
+        case .dictionary(let pairs): try evaluateDictionary(pairs, at: expression.location, in: scope)
+        case .attribute(let base, let name): try evaluateAttribute(name, of: base, at: expression.location, in: scope)
+        case .item(let base, let index): try evaluateItem(index, of: base, at: expression.location, in: scope)
         case .slice(let base, let start, let stop, let step):
-            let value = try evaluate(base, in: scope)
-            let bounds = (try start.map { e throws(JinjaError) in try evaluate(e, in: scope) },
-                try stop.map { e throws(JinjaError) in try evaluate(e, in: scope) },
-                try step.map { e throws(JinjaError) in try evaluate(e, in: scope) })
-            return try located(location) { () throws(JinjaFailure) in try slice(value, start: bounds.0, stop: bounds.1, step: bounds.2) }
-        case .call(let callee, let arguments):
-            let function = try evaluate(callee, in: scope)
-            return try call(function, with: try evaluate(arguments, in: scope), at: location)
-        case .filter(let base, let name, let arguments):
-            let value = try evaluate(base, in: scope)
-            return try filter(name, value, try evaluate(arguments, in: scope), at: location)
+            try evaluateSlice(base, bounds: [start, stop, step], at: expression.location, in: scope)
+        case .call(let callee, let arguments): try evaluateCall(callee, arguments, at: expression.location, in: scope)
+        case .filter(let base, let name, let arguments): try evaluateFilter(name, base, arguments, at: expression.location, in: scope)
         case .test(let base, let name, let arguments, let negated):
-            let value = try evaluate(base, in: scope)
-            let passes = try test(name, value, try evaluate(arguments, in: scope), at: location)
-            return .boolean(passes != negated)
-        case .not(let operand):
-            return .boolean(!(try evaluate(operand, in: scope)).isTruthy)
-        case .negate(let operand), .plus(let operand):
-            let value = try evaluate(operand, in: scope)
-            let negated = if case .negate = expression.kind { true } else { false }
-            return try located(location) { () throws(JinjaFailure) in try JinjaOperators.sign(value, negated: negated) }
-        case .binary:
-            return try evaluateChain(expression, in: scope)
-        case .comparison(let first, let rest):
-            var left = try evaluate(first, in: scope)
-            for (operation, operand) in rest {
-                let right = try evaluate(operand, in: scope)
-                let holds = try located(operand.location) { () throws(JinjaFailure) in try JinjaOperators.compare(left, operation, right) }
-                guard holds else { return .boolean(false) }
-                left = right
-            }
-            return .boolean(true)
+            try evaluateTest(name, base, arguments, negated: negated, at: expression.location, in: scope)
+        case .not(let operand): .boolean(!(try evaluate(operand, in: scope)).isTruthy)
+        case .negate(let operand): try evaluateSign(operand, negated: true, at: expression.location, in: scope)
+        case .plus(let operand): try evaluateSign(operand, negated: false, at: expression.location, in: scope)
+        case .binary(let first, let steps): try evaluateChain(first, steps, in: scope)
+        case .comparison(let first, let rest): try evaluateComparison(first, rest, in: scope)
         case .conditional(let condition, let then, let otherwise):
-            if try evaluate(condition, in: scope).isTruthy { return try evaluate(then, in: scope) }
-            guard let otherwise else {
-                return .undefined("the inline if-expression on line \(location.line) evaluated to false and no else section was defined.")
-            }
-            return try evaluate(otherwise, in: scope)
+            try evaluateConditional(condition, then, otherwise, at: expression.location, in: scope)
         }
     }
 
-    /// Evaluates a chain of binary operators down its left side in a loop, so that a long
-    /// `a + b + c + ...` does not recurse; `and` and `or` short-circuit as in Python.
-    private func evaluateChain(_ expression: JinjaExpression, in scope: Scope) throws(JinjaError) -> JinjaValue {
-        var operations: [(JinjaExpression.BinaryOperator, JinjaExpression, JinjaSourceLocation)] = []
-        var leftmost = expression
-        while case .binary(let operation, let left, let right) = leftmost.kind {
-            operations.append((operation, right, leftmost.location))
-            leftmost = left
+    private func evaluateList(_ items: [JinjaExpression], at location: JinjaSourceLocation, in scope: Scope) throws(JinjaError) -> JinjaValue {
+        var values: [JinjaValue] = []
+        for item in items { values.append(try evaluate(item, in: scope)) }
+        return try checkedNesting(.array(values), at: location)
+    }
+
+    private func evaluateDictionary(_ pairs: [(key: JinjaExpression, value: JinjaExpression)], at location: JinjaSourceLocation, in scope: Scope)
+        throws(JinjaError) -> JinjaValue
+    {
+        var dictionary = JinjaDictionary()
+        for pair in pairs {
+            let key = try evaluate(pair.key, in: scope)
+            guard dictionary.setValue(try evaluate(pair.value, in: scope), for: key) else {
+                throw .evaluation("unhashable type: '\(key.typeName)'", at: pair.key.location)
+            }
         }
-        var value = try evaluate(leftmost, in: scope)
-        for (operation, operand, location) in operations.reversed() {
-            switch operation {
+        return try checkedNesting(.dictionary(dictionary), at: location)
+    }
+
+    private func evaluateAttribute(_ name: String, of base: JinjaExpression, at location: JinjaSourceLocation, in scope: Scope)
+        throws(JinjaError) -> JinjaValue
+    {
+        if case .name("loop") = base.kind, let loop = loopState(in: scope) {
+            return loopAttribute(name, of: loop) ?? .undefined("'LoopContext object' has no attribute '\(name)'")
+        }
+        let value = try evaluate(base, in: scope)
+        return try located(location) { () throws(JinjaFailure) in try attribute(name, of: value) }
+    }
+
+    private func evaluateItem(_ index: JinjaExpression, of base: JinjaExpression, at location: JinjaSourceLocation, in scope: Scope)
+        throws(JinjaError) -> JinjaValue
+    {
+        let value = try evaluate(base, in: scope)
+        let key = try evaluate(index, in: scope)
+        return try located(location) { () throws(JinjaFailure) in try item(key, of: value) }
+    }
+
+    private func evaluateSlice(_ base: JinjaExpression, bounds: [JinjaExpression?], at location: JinjaSourceLocation, in scope: Scope)
+        throws(JinjaError) -> JinjaValue
+    {
+        let value = try evaluate(base, in: scope)
+        var values: [JinjaValue?] = []
+        for bound in bounds { values.append(try bound.map { bound throws(JinjaError) in try evaluate(bound, in: scope) }) }
+        return try located(location) { () throws(JinjaFailure) in try slice(value, start: values[0], stop: values[1], step: values[2]) }
+    }
+
+    private func evaluateCall(_ callee: JinjaExpression, _ arguments: JinjaExpression.Arguments, at location: JinjaSourceLocation, in scope: Scope)
+        throws(JinjaError) -> JinjaValue
+    {
+        let function = try evaluate(callee, in: scope)
+        return try call(function, with: try evaluate(arguments, in: scope), at: location)
+    }
+
+    private func evaluateFilter(
+        _ name: String, _ base: JinjaExpression, _ arguments: JinjaExpression.Arguments, at location: JinjaSourceLocation, in scope: Scope
+    ) throws(JinjaError) -> JinjaValue {
+        let value = try evaluate(base, in: scope)
+        return try filter(name, value, try evaluate(arguments, in: scope), at: location)
+    }
+
+    private func evaluateTest(
+        _ name: String, _ base: JinjaExpression, _ arguments: JinjaExpression.Arguments, negated: Bool, at location: JinjaSourceLocation,
+        in scope: Scope
+    ) throws(JinjaError) -> JinjaValue {
+        let value = try evaluate(base, in: scope)
+        let passes = try test(name, value, try evaluate(arguments, in: scope), at: location)
+        return .boolean(passes != negated)
+    }
+
+    private func evaluateSign(_ operand: JinjaExpression, negated: Bool, at location: JinjaSourceLocation, in scope: Scope) throws(JinjaError)
+        -> JinjaValue
+    {
+        let value = try evaluate(operand, in: scope)
+        return try located(location) { () throws(JinjaFailure) in try JinjaOperators.sign(value, negated: negated) }
+    }
+
+    /// A chain of comparisons, as Python chains them: `a < b < c` is `a < b and b < c`.
+    private func evaluateComparison(_ first: JinjaExpression, _ rest: [(JinjaExpression.ComparisonOperator, JinjaExpression)], in scope: Scope)
+        throws(JinjaError) -> JinjaValue
+    {
+        var left = try evaluate(first, in: scope)
+        for (operation, operand) in rest {
+            let right = try evaluate(operand, in: scope)
+            let holds = try located(operand.location) { () throws(JinjaFailure) in try JinjaOperators.compare(left, operation, right) }
+            guard holds else { return .boolean(false) }
+            left = right
+        }
+        return .boolean(true)
+    }
+
+    private func evaluateConditional(
+        _ condition: JinjaExpression, _ then: JinjaExpression, _ otherwise: JinjaExpression?, at location: JinjaSourceLocation, in scope: Scope
+    ) throws(JinjaError) -> JinjaValue {
+        if try evaluate(condition, in: scope).isTruthy { return try evaluate(then, in: scope) }
+        guard let otherwise else {
+            return .undefined("the inline if-expression on line \(location.line) evaluated to false and no else section was defined.")
+        }
+        return try evaluate(otherwise, in: scope)
+    }
+
+    /// Applies a chain of binary operators from the left; `and` and `or` short-circuit and
+    /// give one of their operands, as in Python.
+    private func evaluateChain(_ first: JinjaExpression, _ steps: [JinjaExpression.Step], in scope: Scope) throws(JinjaError) -> JinjaValue {
+        var value = try evaluate(first, in: scope)
+        for step in steps {
+            switch step.operation {
             case .and:
-                if value.isTruthy { value = try evaluate(operand, in: scope) }
+                if value.isTruthy { value = try evaluate(step.operand, in: scope) }
             case .or:
-                if !value.isTruthy { value = try evaluate(operand, in: scope) }
+                if !value.isTruthy { value = try evaluate(step.operand, in: scope) }
             case .concatenate:
-                let right = try evaluate(operand, in: scope)
+                let right = try evaluate(step.operand, in: scope)
                 let left = value
-                let text = try located(location) { () throws(JinjaFailure) in try string(left) + string(right) }
+                let text = try located(step.location) { () throws(JinjaFailure) in try string(left) + string(right) }
                 guard text.utf8.count <= limits.maximumLength else {
-                    throw .limitExceeded("a string longer than \(limits.maximumLength) bytes", at: location)
+                    throw .limitExceeded("a string longer than \(limits.maximumLength) bytes", at: step.location)
                 }
                 value = .string(text)
             default:
-                let right = try evaluate(operand, in: scope)
+                let right = try evaluate(step.operand, in: scope)
                 let left = value
-                value = try located(location) { () throws(JinjaFailure) in
-                    try JinjaOperators.arithmetic(operation, left, right, maximumLength: limits.maximumLength)
+                value = try located(step.location) { () throws(JinjaFailure) in
+                    try JinjaOperators.arithmetic(step.operation, left, right, maximumLength: limits.maximumLength)
                 }
             }
         }

@@ -98,6 +98,8 @@ final class JinjaInterpreter {
         return .normal
     }
 
+    /// Dispatches on the kind of statement; each kind runs in a function of its own, so that the
+    /// frames of the functions that recurse stay small.
     private func execute(_ node: JinjaNode, in scope: Scope, into output: inout String) throws(JinjaError) -> Flow {
         try enter(at: node.location)
         defer { leave() }
@@ -105,41 +107,70 @@ final class JinjaInterpreter {
         case .text(let text):
             try write(text, into: &output, at: node.location)
         case .output(let expression):
-            let value = try evaluate(expression, in: scope)
-            try write(try located(expression.location) { () throws(JinjaFailure) in try string(value) }, into: &output, at: node.location)
+            try executeOutput(expression, in: scope, into: &output)
         case .conditional(let branches, let otherwise):
-            for branch in branches where try evaluate(branch.condition, in: scope).isTruthy {
-                return try execute(branch.body, in: scope, into: &output)
-            }
-            return try execute(otherwise, in: scope, into: &output)
+            return try executeConditional(branches, otherwise, in: scope, into: &output)
         case .loop(let loop):
             return try executeLoop(loop, at: node.location, in: scope, into: &output)
         case .assignment(let target, let expression):
             try assign(try evaluate(expression, in: scope), to: target, in: scope, at: node.location)
         case .blockAssignment(let target, let filters, let body):
-            var text = ""
-            _ = try execute(body, in: Scope(parent: scope), into: &text)
-            try assign(try applyFilters(filters, to: .string(text), in: scope), to: target, in: scope, at: node.location)
+            try executeBlockAssignment(target, filters, body, at: node.location, in: scope)
         case .macro(let definition):
             macros.append(MacroInstance(definition: definition, closure: scope))
             scope.variables[definition.name] = .callable(JinjaCallable(kind: .macro(macros.count - 1)))
         case .filterBlock(let filters, let body):
-            var text = ""
-            _ = try execute(body, in: Scope(parent: scope), into: &text)
-            let value = try applyFilters(filters, to: .string(text), in: scope)
-            try write(try located(node.location) { () throws(JinjaFailure) in try string(value) }, into: &output, at: node.location)
+            try executeFilterBlock(filters, body, at: node.location, in: scope, into: &output)
         case .scope(let assignments, let body):
-            let inner = Scope(parent: scope)
-            for (target, expression) in assignments {
-                try assign(try evaluate(expression, in: scope), to: target, in: inner, at: node.location)
-            }
-            return try execute(body, in: inner, into: &output)
+            return try executeScope(assignments, body, at: node.location, in: scope, into: &output)
         case .breakLoop:
             return .breakLoop
         case .continueLoop:
             return .continueLoop
         }
         return .normal
+    }
+
+    private func executeOutput(_ expression: JinjaExpression, in scope: Scope, into output: inout String) throws(JinjaError) {
+        let value = try evaluate(expression, in: scope)
+        try write(try located(expression.location) { () throws(JinjaFailure) in try string(value) }, into: &output, at: expression.location)
+    }
+
+    private func executeConditional(
+        _ branches: [(condition: JinjaExpression, body: [JinjaNode])], _ otherwise: [JinjaNode], in scope: Scope, into output: inout String
+    ) throws(JinjaError) -> Flow {
+        for branch in branches where try evaluate(branch.condition, in: scope).isTruthy {
+            return try execute(branch.body, in: scope, into: &output)
+        }
+        return try execute(otherwise, in: scope, into: &output)
+    }
+
+    private func executeBlockAssignment(
+        _ target: JinjaNode.Target, _ filters: [JinjaNode.Filter], _ body: [JinjaNode], at location: JinjaSourceLocation, in scope: Scope
+    ) throws(JinjaError) {
+        var text = ""
+        _ = try execute(body, in: Scope(parent: scope), into: &text)
+        try assign(try applyFilters(filters, to: .string(text), in: scope), to: target, in: scope, at: location)
+    }
+
+    private func executeFilterBlock(
+        _ filters: [JinjaNode.Filter], _ body: [JinjaNode], at location: JinjaSourceLocation, in scope: Scope, into output: inout String
+    ) throws(JinjaError) {
+        var text = ""
+        _ = try execute(body, in: Scope(parent: scope), into: &text)
+        let value = try applyFilters(filters, to: .string(text), in: scope)
+        try write(try located(location) { () throws(JinjaFailure) in try string(value) }, into: &output, at: location)
+    }
+
+    private func executeScope(
+        _ assignments: [(JinjaNode.Target, JinjaExpression)], _ body: [JinjaNode], at location: JinjaSourceLocation, in scope: Scope,
+        into output: inout String
+    ) throws(JinjaError) -> Flow {
+        let inner = Scope(parent: scope)
+        for (target, expression) in assignments {
+            try assign(try evaluate(expression, in: scope), to: target, in: inner, at: location)
+        }
+        return try execute(body, in: inner, into: &output)
     }
 
     private func executeLoop(_ loop: JinjaNode.Loop, at location: JinjaSourceLocation, in scope: Scope, into output: inout String)

@@ -348,28 +348,38 @@ struct JinjaParser {
             let location = current.location
             advance()
             let condition = try parseOr()
-            let otherwise = skip(name: "else") ? try parseExpression() : nil
+            var otherwise: JinjaExpression?
+            if skip(name: "else") {
+                try enter()
+                otherwise = try parseExpression()
+                leave()
+            }
             value = try checked(JinjaExpression(.conditional(condition: condition, then: value, otherwise: otherwise), at: location))
         }
         return value
     }
 
-    private mutating func parseOr() throws(JinjaError) -> JinjaExpression {
-        var left = try parseAnd()
-        while current.isName("or") {
+    /// Parses operands separated by operators of one precedence (`operators` maps each token to
+    /// its operator), with `operand` parsing each, into one flat chain.
+    private mutating func parseChain(
+        _ operators: (JinjaToken) -> JinjaExpression.BinaryOperator?, operand: (inout JinjaParser) throws(JinjaError) -> JinjaExpression
+    ) throws(JinjaError) -> JinjaExpression {
+        let first = try operand(&self)
+        var steps: [JinjaExpression.Step] = []
+        while let operation = operators(current) {
             let location = advance().location
-            left = try checked(JinjaExpression(.binary(.or, left, try parseAnd()), at: location))
+            steps.append(JinjaExpression.Step(operation: operation, operand: try operand(&self), location: location))
         }
-        return left
+        guard !steps.isEmpty else { return first }
+        return try checked(JinjaExpression(.binary(first, steps), at: first.location))
+    }
+
+    private mutating func parseOr() throws(JinjaError) -> JinjaExpression {
+        try parseChain({ $0.isName("or") ? .or : nil }) { parser throws(JinjaError) in try parser.parseAnd() }
     }
 
     private mutating func parseAnd() throws(JinjaError) -> JinjaExpression {
-        var left = try parseNot()
-        while current.isName("and") {
-            let location = advance().location
-            left = try checked(JinjaExpression(.binary(.and, left, try parseNot()), at: location))
-        }
-        return left
+        try parseChain({ $0.isName("and") ? .and : nil }) { parser throws(JinjaError) in try parser.parseNot() }
     }
 
     private mutating func parseNot() throws(JinjaError) -> JinjaExpression {
@@ -384,7 +394,6 @@ struct JinjaParser {
         let first = try parseAdditive()
         var rest: [(JinjaExpression.ComparisonOperator, JinjaExpression)] = []
         while true {
-            let location = current.location
             if case .symbol(let symbol) = current.kind, let comparison = JinjaExpression.ComparisonOperator(rawValue: symbol),
                 comparison != .contained, comparison != .notContained
             {
@@ -398,54 +407,30 @@ struct JinjaParser {
                 rest.append((.notContained, try parseAdditive()))
             } else {
                 guard !rest.isEmpty else { return first }
-                return try checked(JinjaExpression(.comparison(first, rest), at: location))
+                return try checked(JinjaExpression(.comparison(first, rest), at: first.location))
             }
         }
     }
 
     private mutating func parseAdditive() throws(JinjaError) -> JinjaExpression {
-        var left = try parseConcatenation()
-        while true {
-            let location = current.location
-            let operation: JinjaExpression.BinaryOperator
-            if skip(symbol: "+") {
-                operation = .add
-            } else if skip(symbol: "-") {
-                operation = .subtract
-            } else {
-                return left
-            }
-            left = try checked(JinjaExpression(.binary(operation, left, try parseConcatenation()), at: location))
+        try parseChain({ $0.isSymbol("+") ? .add : $0.isSymbol("-") ? .subtract : nil }) { parser throws(JinjaError) in
+            try parser.parseConcatenation()
         }
     }
 
     private mutating func parseConcatenation() throws(JinjaError) -> JinjaExpression {
-        var left = try parseMultiplicative()
-        while current.isSymbol("~") {
-            let location = advance().location
-            left = try checked(JinjaExpression(.binary(.concatenate, left, try parseMultiplicative()), at: location))
-        }
-        return left
+        try parseChain({ $0.isSymbol("~") ? .concatenate : nil }) { parser throws(JinjaError) in try parser.parseMultiplicative() }
     }
 
     private mutating func parseMultiplicative() throws(JinjaError) -> JinjaExpression {
-        var left = try parsePower()
-        while case .symbol(let symbol) = current.kind, ["*", "/", "//", "%"].contains(symbol),
-            let operation = JinjaExpression.BinaryOperator(rawValue: symbol)
-        {
-            let location = advance().location
-            left = try checked(JinjaExpression(.binary(operation, left, try parsePower()), at: location))
-        }
-        return left
+        try parseChain({ token in
+            guard case .symbol(let symbol) = token.kind, ["*", "/", "//", "%"].contains(symbol) else { return nil }
+            return JinjaExpression.BinaryOperator(rawValue: symbol)
+        }) { parser throws(JinjaError) in try parser.parsePower() }
     }
 
     private mutating func parsePower() throws(JinjaError) -> JinjaExpression {
-        var left = try parseUnary(withFilters: true)
-        while current.isSymbol("**") {
-            let location = advance().location
-            left = try checked(JinjaExpression(.binary(.power, left, try parseUnary(withFilters: true)), at: location))
-        }
-        return left
+        try parseChain({ $0.isSymbol("**") ? .power : nil }) { parser throws(JinjaError) in try parser.parseUnary(withFilters: true) }
     }
 
     private mutating func parseUnary(withFilters: Bool) throws(JinjaError) -> JinjaExpression {

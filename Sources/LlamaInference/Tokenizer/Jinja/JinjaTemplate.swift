@@ -36,13 +36,18 @@ public struct JinjaTemplate: Sendable {
     public init(source: String, limits: Limits = Limits()) throws(JinjaError) {
         self.source = source
         self.limits = limits
-        nodes = try JinjaParser.parse(try JinjaLexer.tokenize(source), maximumNesting: limits.maximumNesting)
+        nodes = try JinjaStack.run { () -> Result<[JinjaNode], JinjaError> in
+            Result { () throws(JinjaError) in try JinjaParser.parse(try JinjaLexer.tokenize(source), maximumNesting: limits.maximumNesting) }
+        }.get()
     }
 
     /// The text of the template with `variables`; `now` is the time `strftime_now` writes (in
     /// the current time zone).
     public func render(_ variables: [String: JinjaValue], now: Date = Date()) throws(JinjaError) -> String {
-        try JinjaInterpreter(limits: limits, now: now).render(nodes, variables: variables)
+        let (nodes, limits) = (self.nodes, self.limits)
+        return try JinjaStack.run { () -> Result<String, JinjaError> in
+            Result { () throws(JinjaError) in try JinjaInterpreter(limits: limits, now: now).render(nodes, variables: variables) }
+        }.get()
     }
 }
 
