@@ -158,53 +158,25 @@ enum JinjaJSON {
             case UInt8(ascii: "{"):
                 index += 1
                 var dictionary = JinjaDictionary()
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    return .dictionary(dictionary)
-                }
-                while true {
+                guard !skip(UInt8(ascii: "}")) else { return .dictionary(dictionary) }
+                repeat {
                     skipWhitespace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key") }
                     let key = try readString()
-                    skipWhitespace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
-                    index += 1
+                    guard skip(UInt8(ascii: ":")) else { throw failure("expected ':'") }
                     skipWhitespace()
                     dictionary[key] = try readValue(depth: depth + 1)
-                    skipWhitespace()
-                    guard index < bytes.count else { throw failure("unexpected end") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                    } else if bytes[index] == UInt8(ascii: "}") {
-                        index += 1
-                        return .dictionary(dictionary)
-                    } else {
-                        throw failure("expected ',' or '}'")
-                    }
-                }
+                } while try continues(closing: UInt8(ascii: "}"))
+                return .dictionary(dictionary)
             case UInt8(ascii: "["):
                 index += 1
                 var items: [JinjaValue] = []
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    return .array(items)
-                }
-                while true {
+                guard !skip(UInt8(ascii: "]")) else { return .array(items) }
+                repeat {
                     skipWhitespace()
                     items.append(try readValue(depth: depth + 1))
-                    skipWhitespace()
-                    guard index < bytes.count else { throw failure("unexpected end") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                    } else if bytes[index] == UInt8(ascii: "]") {
-                        index += 1
-                        return .array(items)
-                    } else {
-                        throw failure("expected ',' or ']'")
-                    }
-                }
+                } while try continues(closing: UInt8(ascii: "]"))
+                return .array(items)
             case UInt8(ascii: "\""):
                 return .string(try readString())
             case UInt8(ascii: "t"):
@@ -219,6 +191,21 @@ enum JinjaJSON {
             default:
                 return try readNumber()
             }
+        }
+
+        /// Skips whitespace, then `byte` when it is next.
+        mutating func skip(_ byte: UInt8) -> Bool {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        /// After an item of an object or an array: `true` past a `,`, `false` past `closing`.
+        mutating func continues(closing: UInt8) throws(JinjaFailure) -> Bool {
+            if skip(UInt8(ascii: ",")) { return true }
+            if skip(closing) { return false }
+            throw failure(index < bytes.count ? "expected ',' or '\(Character(Unicode.Scalar(closing)))'" : "unexpected end")
         }
 
         mutating func expect(_ word: String) throws(JinjaFailure) {

@@ -513,7 +513,7 @@ struct JinjaParser {
             if current.isSymbol(".") || current.isSymbol("[") {
                 value = try parseSubscript(value)
             } else if current.isSymbol("(") {
-                value = try checked(JinjaExpression(.call(value, try parseArguments()), at: value.location))
+                value = try parseCall(value)
             } else {
                 return value
             }
@@ -531,11 +531,15 @@ struct JinjaParser {
             } else if current.isName("is") {
                 value = try parseTest(value)
             } else if current.isSymbol("(") {
-                value = try checked(JinjaExpression(.call(value, try parseArguments()), at: value.location))
+                value = try parseCall(value)
             } else {
                 return value
             }
         }
+    }
+
+    private mutating func parseCall(_ callee: JinjaExpression) throws(JinjaError) -> JinjaExpression {
+        try checked(JinjaExpression(.call(callee, try parseArguments()), at: callee.location))
     }
 
     private mutating func parseTest(_ value: JinjaExpression) throws(JinjaError) -> JinjaExpression {
