@@ -12,6 +12,7 @@ public struct JinjaSourceLocation: Sendable, Equatable, CustomStringConvertible 
         self.column = column
     }
 
+    /// `line:column`.
     public var description: String { "\(line):\(column)" }
 }
 
@@ -48,6 +49,7 @@ public enum JinjaError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What failed and where, naming the construct.
     public var description: String {
         switch self {
         case .syntax(let message, let location): "template syntax error at \(location): \(message)"

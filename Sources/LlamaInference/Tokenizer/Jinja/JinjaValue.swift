@@ -58,11 +58,17 @@ public struct JinjaCallable: Sendable, Equatable {
 extension JinjaValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer.
     public init(integerLiteral value: Int) { self = .integer(value) }
+    /// A floating-point number.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A boolean.
     public init(booleanLiteral value: Bool) { self = .boolean(value) }
+    /// A list.
     public init(arrayLiteral elements: JinjaValue...) { self = .array(elements) }
+    /// A dictionary with string keys, in the literal's order.
     public init(dictionaryLiteral elements: (String, JinjaValue)...) { self = .dictionary(JinjaDictionary(elements)) }
 }
 
