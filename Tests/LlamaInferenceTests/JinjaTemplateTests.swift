@@ -159,7 +159,7 @@ import Testing
         #expect(Self.error("{% set x = [1] %}{{ x.append(2) }}") == .evaluation("access to attribute 'append' of 'list' object is unsafe.", at: Self.at(1, 21)))
     }
 
-    @Test func hostileTemplatesStopWithATypedError() {
+    @Test func hostileTemplatesStopWithATypedError() throws {
         func isLimit(_ error: JinjaError?) -> Bool {
             if case .limitExceeded? = error { return true }
             return false
@@ -190,5 +190,11 @@ import Testing
         #expect(Self.error("{{ range(1000000) | length }}") == .evaluation(
             "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000).", at: Self.at(1, 4)))
         #expect(Self.error("{{ 9223372036854775807 + 1 }}") == .evaluation("integer overflow", at: Self.at(1, 24)))
+        #expect(try Self.render("{{ 'abc'[1::9223372036854775807] }} {{ 'abcdef'[-1:-100:-2] }} {{ range(-9223372036854775807, 9223372036854775807, 9223372036854775807) }}")
+            == "b fdb [-9223372036854775807, 0]")
+        #expect(try Self.render("{{ range(3) }} {{ range(1, 10, 3) }} {{ range(10, 1, -3) }} {{ range(5, 5) }} {{ range(0, 8, 7) }}")
+            == "[0, 1, 2] [1, 4, 7] [10, 7, 4] [] [0, 7]")
+        #expect(Self.error("{{ range(-9223372036854775807, 9223372036854775807) }}") == .evaluation(
+            "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000).", at: Self.at(1, 4)))
     }
 }

@@ -47,11 +47,14 @@ extension JinjaInterpreter {
         default: throw .evaluation("range expected at most 3 arguments, got \(values.count)")
         }
         guard step != 0 else { throw .evaluation("range() arg 3 must not be zero") }
-        let count = step > 0 ? (stop > start ? (stop - start - 1) / step + 1 : 0) : (start > stop ? (start - stop - 1) / -step + 1 : 0)
+        // The span in unsigned arithmetic, which holds the distance between any two integers.
+        let (low, high) = step > 0 ? (start, stop) : (stop, start)
+        let span = high > low ? UInt(bitPattern: high &- low) : 0
+        let count = span == 0 ? 0 : (span - 1) / step.magnitude + 1
         guard count <= JinjaGlobals.maximumRange else {
             throw .evaluation("Range too big. The sandbox blocks ranges larger than MAX_RANGE (\(JinjaGlobals.maximumRange)).")
         }
-        return .array((0..<count).map { .integer(start + $0 * step) })
+        return .array((0..<Int(count)).map { .integer(start + $0 * step) })
     }
 
     /// The attributes `namespace(...)` or `dict(...)` starts with: a mapping or a list of pairs,

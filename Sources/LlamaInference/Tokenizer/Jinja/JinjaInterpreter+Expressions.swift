@@ -266,7 +266,9 @@ extension JinjaInterpreter {
             var result: [Int] = []
             while stride > 0 ? index < end : index > end {
                 result.append(index)
-                index += stride
+                let (next, overflow) = index.addingReportingOverflow(stride)
+                if overflow { break }
+                index = next
             }
             return result
         }
