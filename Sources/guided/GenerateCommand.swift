@@ -11,7 +11,7 @@ struct GenerateCommand {
     var instructions: String?
     /// A GGUF file, or with ``endpoint`` the name of the served model.
     var modelPath: String?
-    /// A chat template by name, for a file whose own is not one this library knows.
+    /// A built-in chat template by name, for a file without one or whose own cannot be run.
     var chatTemplate: String?
     /// The API root of an OpenAI-compatible server to run on instead of a local model.
     var endpoint: URL?

@@ -6,7 +6,7 @@ import GuidedServer
 /// [--max-waiting N]`: the OpenAI-compatible endpoint over a local model, until stopped.
 struct ServeCommand {
     var modelPath: String?
-    /// A chat template by name, for a file whose own is not one this library knows.
+    /// A built-in chat template by name, for a file without one or whose own cannot be run.
     var chatTemplate: String?
     var host = "127.0.0.1"
     var port = 8080

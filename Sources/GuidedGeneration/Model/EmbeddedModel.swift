@@ -56,8 +56,8 @@ final class LoadedEmbeddedModel: LoadedLanguageModel {
         tokenizer.encode(text, parsingSpecialTokens: parsingSpecialTokens)
     }
 
-    func conversationText(_ messages: [ConversationMessage]) -> String {
-        template.render(messages)
+    func conversationText(_ messages: [ConversationMessage]) throws -> String {
+        try template.render(messages)
     }
 
     func makeContext(size: Int) throws -> any LanguageModelContext {

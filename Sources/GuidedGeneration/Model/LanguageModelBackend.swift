@@ -35,8 +35,9 @@ public protocol LoadedLanguageModel: AnyObject, Sendable {
     /// text of a special token stands for it; without (for generated text) it is ordinary text.
     func tokenize(_ text: String, parsingSpecialTokens: Bool) -> [Int32]
     /// The conversation as the model expects to read it, ending with the opening of the
-    /// assistant's turn.
-    func conversationText(_ messages: [ConversationMessage]) -> String
+    /// assistant's turn. Throws when the model's chat template cannot write it (a Jinja
+    /// template that raises an exception for the conversation, such as for a role it refuses).
+    func conversationText(_ messages: [ConversationMessage]) throws -> String
     /// A new context of `size` positions.
     func makeContext(size: Int) throws -> any LanguageModelContext
     /// The longest context the model was trained for, when it says (a GGUF file's

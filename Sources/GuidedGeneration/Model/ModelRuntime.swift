@@ -48,7 +48,7 @@ final class ModelRuntime: Sendable {
     }
 
     /// The tokens of a rendered conversation.
-    func tokens(ofConversation messages: [ConversationMessage]) -> [Int32] {
-        model.tokenize(model.conversationText(messages), parsingSpecialTokens: true)
+    func tokens(ofConversation messages: [ConversationMessage]) throws -> [Int32] {
+        model.tokenize(try model.conversationText(messages), parsingSpecialTokens: true)
     }
 }

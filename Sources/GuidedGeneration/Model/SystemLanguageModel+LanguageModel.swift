@@ -48,7 +48,7 @@ extension SystemLanguageModel: LanguageModel {
             let cancellation = CancellationFlag()
             let (deltas, continuation) = AsyncStream<String>.makeStream()
             var generator = ResponseGenerator(
-                runtime: runtime, cache: cache, prompt: runtime.tokens(ofConversation: messages), grammar: grammar, isToolTurn: hasTools,
+                runtime: runtime, cache: cache, prompt: try runtime.tokens(ofConversation: messages), grammar: grammar, isToolTurn: hasTools,
                 answerIsText: request.schema == nil, options: request.generationOptions, cancellation: cancellation)
             let settled = SettledText(continuation)
             generator.onSettledText = { settled.advance(to: $0) }

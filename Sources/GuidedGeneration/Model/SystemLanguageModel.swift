@@ -61,8 +61,8 @@ public final class SystemLanguageModel: Sendable {
 
     /// A model in a GGUF file: architecture `llama`, `qwen2`, `qwen3`, `phi3` or `gemma3`, with weights of
     /// any common type (K-quants included) and a byte-level BPE or SentencePiece tokenizer.
-    /// `chatTemplate` names a template (`chatml`, `gemma`, `llama3`, `phi`) when the file's own is
-    /// not one this library knows. `contextSize` caps the context; the file's own length
+    /// `chatTemplate` names a built-in template (`chatml`, `gemma`, `llama3`, `phi`) to use instead
+    /// of the file's own, for a file without one or whose own the Jinja interpreter cannot run. `contextSize` caps the context; the file's own length
     /// (`ARCH.context_length`) caps it too.
     public convenience init(
         modelPath: String, contextSize: Int = 4096, chatTemplate: String? = nil, threadCount: Int = SystemLanguageModel.defaultThreadCount

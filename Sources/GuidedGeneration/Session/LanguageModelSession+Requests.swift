@@ -52,7 +52,7 @@ extension LanguageModelSession {
         while true {
             let messages = ConversationRenderer.messages(of: Transcript(entries: transcript.entries + entries))
             let generator = ResponseGenerator(
-                runtime: runtime, cache: cache, prompt: runtime.tokens(ofConversation: messages),
+                runtime: runtime, cache: cache, prompt: try runtime.tokens(ofConversation: messages),
                 grammar: allowsCalls ? grammar : try self.grammar(for: request, allowsCalls: false, runtime: runtime), isToolTurn: !tools.isEmpty,
                 answerIsText: request.schema == nil, options: request.options, cancellation: cancellation)
             let output = try await onDetachedThread { try generator.run(onSnapshot: onSnapshot) }

@@ -132,7 +132,7 @@ public final class LanguageModelSession: Sendable {
             let prefix = promptPrefix?.description ?? ""
             messages.append(ConversationMessage(role: .user, content: prefix))
             // The conversation up to the end of the prefix: what every prompt starting with it shares.
-            let text = runtime.model.conversationText(messages)
+            guard let text = try? runtime.model.conversationText(messages) else { return }
             let end = prefix.isEmpty ? text.range(of: "\n", options: .backwards).map(\.lowerBound) : text.range(of: prefix, options: .backwards)?.upperBound
             let shared = end.map { String(text[..<$0]) } ?? text
             cache.lock.lock()

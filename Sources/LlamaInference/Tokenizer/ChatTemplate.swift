@@ -14,9 +14,9 @@ public struct ChatMessage: Sendable, Equatable {
     }
 }
 
-/// How a model expects a conversation to be written, chosen from its GGUF's
-/// `tokenizer.chat_template` (recognized by its markers), by the file's architecture when it has
-/// none, or named.
+/// How a model expects a conversation to be written: the GGUF's own `tokenizer.chat_template`,
+/// run by the Jinja interpreter; when the file has none, the built-in format of its
+/// architecture; or a built-in format named.
 public enum ChatTemplate: Sendable, Equatable {
     /// ChatML (`<|im_start|>role\ncontent<|im_end|>\n`: SmolLM2, Qwen), with the system message
     /// the template adds when the conversation has none.
@@ -28,6 +28,8 @@ public enum ChatTemplate: Sendable, Equatable {
     case llama3
     /// Phi-3 and Phi-4 mini (`<|role|>\ncontent<|end|>\n`).
     case phi
+    /// A model's own Jinja template.
+    case jinja(JinjaChatTemplate)
 
     /// Why no template can be chosen.
     public struct UnknownTemplateError: Error, Sendable, CustomStringConvertible {
@@ -48,12 +50,20 @@ public enum ChatTemplate: Sendable, Equatable {
         }
     }
 
-    /// The template a GGUF file's `tokenizer.chat_template` describes or, when it has none, the
-    /// one its architecture's models use (Gemma for `gemma3`, ChatML for `qwen2` and `qwen3`).
+    /// The GGUF file's own `tokenizer.chat_template`, parsed and checked on a sample
+    /// conversation (so that a construct the interpreter lacks is an error here, naming it) or,
+    /// when the file has none, the format its architecture's models use (Gemma for `gemma3`,
+    /// ChatML for `qwen2` and `qwen3`, Phi for `phi3`).
     public init(file: GGUFFile) throws(UnknownTemplateError) {
-        if let source = file.metadata["tokenizer.chat_template"]?.string {
-            try self.init(source: source)
-            return
+        do {
+            if let template = try JinjaChatTemplate(file: file) {
+                try template.validate()
+                self = .jinja(template)
+                return
+            }
+        } catch {
+            throw UnknownTemplateError(
+                description: "the model's chat template cannot be used: \(error); name a built-in one instead (\(Self.names.joined(separator: ", ")))")
         }
         switch file.metadata["general.architecture"]?.string {
         case "gemma3"?: self = .gemma
@@ -64,7 +74,7 @@ public enum ChatTemplate: Sendable, Equatable {
         }
     }
 
-    /// The template a Jinja chat template source describes, recognized by its markers.
+    /// The built-in format a Jinja chat template source writes, recognized by its markers.
     public init(source: String) throws(UnknownTemplateError) {
         if source.contains("<start_of_turn>") {
             self = .gemma
@@ -93,10 +103,15 @@ public enum ChatTemplate: Sendable, Equatable {
     }
 
     /// The text of a conversation, with the opening of the assistant's turn when asked; special
-    /// tokens appear as their text, to be tokenized with `parsingSpecialTokens`.
-    public func render(_ messages: [ChatMessage], addingGenerationPrompt: Bool = true) -> String {
+    /// tokens appear as their text, to be tokenized with `parsingSpecialTokens`. Only a model's
+    /// own template can fail: when it raises an exception for the conversation (a role it does
+    /// not accept), or uses a construct the interpreter lacks on a path the check at load did
+    /// not take.
+    public func render(_ messages: [ChatMessage], addingGenerationPrompt: Bool = true) throws(JinjaError) -> String {
         var text = ""
         switch self {
+        case .jinja(let template):
+            text = try template.render(messages, addingGenerationPrompt: addingGenerationPrompt)
         case .chatML(let defaultSystem):
             if let defaultSystem, messages.first?.role != .system {
                 text += "<|im_start|>system\n\(defaultSystem)<|im_end|>\n"
@@ -145,6 +160,7 @@ public enum ChatTemplate: Sendable, Equatable {
         case .gemma: "<end_of_turn>"
         case .llama3: "<|eot_id|>"
         case .phi: "<|end|>"
+        case .jinja(let template): template.endOfTurn
         }
     }
 }
