@@ -9,7 +9,7 @@
 #define INLINE __attribute__((always_inline)) static inline
 
 /// How far ahead of the block being read the next rows' bytes are asked for.
-#define PREFETCH_DISTANCE 1024
+#define PREFETCH_DISTANCE 256
 
 INLINE X86_TARGET float horizontal_sum(__m256 v) {
     __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));

@@ -48,16 +48,23 @@ import Testing
         #expect(template != .chatML(defaultSystem: nil))
     }
 
-    @Test func aFilesTemplateThatRefusesSystemMessagesLoadsAndRaisesForThem() throws {
+    @Test func aFilesTemplateThatRefusesSystemMessagesGetsThemBeforeTheFirstUserMessage() throws {
         let gemma2 = "{{ bos_token }}{% if messages[0]['role'] == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}"
             + "{% for message in messages %}<start_of_turn>{{ message['role'] }}\n{{ message['content'] | trim }}<end_of_turn>\n{% endfor %}"
         let template = try ChatTemplate(file: try Self.file(template: gemma2))
         #expect(template.endOfTurn == "<end_of_turn>")
         #expect(try template.render([ChatMessage(role: .user, content: " Hi ")], addingGenerationPrompt: false) == "<s><start_of_turn>user\nHi<end_of_turn>\n")
+        #expect(
+            try template.render([ChatMessage(role: .system, content: "Be brief."), ChatMessage(role: .user, content: "Hi")], addingGenerationPrompt: false)
+                == "<s><start_of_turn>user\nBe brief.\n\nHi<end_of_turn>\n")
+        // An exception the conversation's system message does not cause is the template's error.
+        let alternating = "{% for message in messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}"
+            + "{{ raise_exception('Roles must alternate') }}{% endif %}{{ message['content'] }}{% endfor %}"
+        let strict = try ChatTemplate(file: try Self.file(template: alternating))
         #expect {
-            try template.render([ChatMessage(role: .system, content: "Be brief."), ChatMessage(role: .user, content: "Hi")])
+            try strict.render([ChatMessage(role: .user, content: "Hi"), ChatMessage(role: .user, content: "Again")])
         } throws: { error in
-            (error as? JinjaError)?.message == "System role not supported" && "\(error)".contains("raised")
+            (error as? JinjaError)?.message == "Roles must alternate" && "\(error)".contains("raised")
         }
     }
 

@@ -54,11 +54,40 @@ public struct JinjaChatTemplate: Sendable, Equatable {
             ], now: now)
     }
 
-    /// The text of a conversation, with the opening of the assistant's turn when asked.
+    /// The text of a conversation, with the opening of the assistant's turn when asked. When the
+    /// template raises an exception for a conversation with a system message (Gemma 2's, for
+    /// one, accepts none), the system message is put before the first user message instead, as
+    /// Gemma 3's template does.
     public func render(_ messages: [ChatMessage], addingGenerationPrompt: Bool = true, tools: [JinjaValue]? = nil, now: Date = Date())
         throws(JinjaError) -> String
     {
-        try render(messages: messages.map(\.templateValue), addingGenerationPrompt: addingGenerationPrompt, tools: tools, now: now)
+        do {
+            return try render(messages: messages.map(\.templateValue), addingGenerationPrompt: addingGenerationPrompt, tools: tools, now: now)
+        } catch .raised(let message, let location) {
+            let folded = Self.foldingSystemMessages(messages)
+            guard folded != messages else { throw .raised(message, at: location) }
+            return try render(messages: folded.map(\.templateValue), addingGenerationPrompt: addingGenerationPrompt, tools: tools, now: now)
+        }
+    }
+
+    /// `messages` without system messages, their text put before the next user message's.
+    static func foldingSystemMessages(_ messages: [ChatMessage]) -> [ChatMessage] {
+        var folded: [ChatMessage] = []
+        var system: [String] = []
+        for message in messages {
+            if message.role == .system {
+                system.append(message.content)
+                continue
+            }
+            var message = message
+            if message.role == .user, !system.isEmpty {
+                message.content = (system + [message.content]).joined(separator: "\n\n")
+                system = []
+            }
+            folded.append(message)
+        }
+        if !system.isEmpty { folded.append(ChatMessage(role: .user, content: system.joined(separator: "\n\n"))) }
+        return folded
     }
 
     /// Renders a sample conversation (system, user, assistant, user; with and without the
