@@ -42,6 +42,30 @@ import Testing
         }
         print("\(name): largest log-probability difference from llama.cpp \(largest), \(agreeing) greedy tokens alike")
     }
+
+    /// Phi-3's long-context RoPE factors, as llama.cpp chooses them: the short ones for a context
+    /// up to the original length (256), the long ones beyond (512); the file's attention factor
+    /// (2, larger than real files' 1.19 so that it shows) scales the queries and keys. llama.cpp's log probabilities at the two lengths differ
+    /// by up to 0.70.
+    @Test(arguments: [(256, "tiny-phi3-longrope-reference.json"), (512, "tiny-phi3-longrope-long-reference.json")])
+    func longContextRopeFactorsAgreeWithLlamaCpp(_ contextLength: Int, _ fixture: String) throws {
+        let file = try GGUFFile(path: TestModel.fixtures.appendingPathComponent("tiny-phi3-longrope.gguf").path)
+        var largest = 0.0
+        for variant in KernelVariant.supported {
+            let model = try LlamaModel(file: file, threadCount: 2, kernels: variant)
+            #expect(model.configuration.originalContextLength == 256 && model.configuration.ropeAttentionFactor == 2)
+            for reference in try LlamaCppContinuation.load(fixture) {
+                let result = try reference.compare(
+                    with: model, contextLength: contextLength, tolerance: Self.longRopeTolerance, tieMargin: Self.tieMargin,
+                    label: "phi3 long-context RoPE, context \(contextLength), \(variant)")
+                largest = max(largest, result.largest)
+            }
+        }
+        print("phi3 long-context RoPE, context \(contextLength): largest log-probability difference from llama.cpp \(largest)")
+    }
+
+    /// Tighter than ``tolerance``, so that the factors of the other length would fail.
+    static let longRopeTolerance = 0.15
 }
 
 /// Files outside what the library runs: errors that name what is wrong.

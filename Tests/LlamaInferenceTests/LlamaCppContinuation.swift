@@ -20,9 +20,12 @@ struct LlamaCppContinuation: Decodable {
     /// Runs the prompt and the continuation through `model`: at every step, llama.cpp's log
     /// probabilities within `tolerance` of the model's, and the model's greedy token llama.cpp's
     /// until the two part where llama.cpp's best two are within `tieMargin`. Returns the largest
-    /// difference and how many greedy tokens agreed.
-    func compare(with model: LlamaModel, tolerance: Double, tieMargin: Double, label: String) throws -> (largest: Double, agreeing: Int) {
-        let session = InferenceSession(model: model, contextLength: 64)
+    /// difference and how many greedy tokens agreed. The session's context is `contextLength`
+    /// positions.
+    func compare(with model: LlamaModel, contextLength: Int = 64, tolerance: Double, tieMargin: Double, label: String) throws -> (
+        largest: Double, agreeing: Int
+    ) {
+        let session = InferenceSession(model: model, contextLength: contextLength)
         try session.evaluate(tokens)
         var largest = 0.0
         var agreeing = 0

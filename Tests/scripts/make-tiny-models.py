@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Tiny GGUF files with random weights, one per architecture and one for Llama 3's RoPE frequency
-factors (the tensor names and metadata of real files of that architecture, two layers, width 256), their weights spread over every weight
+"""Tiny GGUF files with random weights, one per architecture, one for Llama 3's RoPE frequency
+factors and one for Phi-3's long-context RoPE factors (the tensor names and metadata of real files of that architecture, two layers, width 256), their weights spread over every weight
 type the kernels compute with, and llama.cpp's answers on them: per prompt (token ids), the 16
 tokens of its greedy continuation, each with its 10 most likely tokens and their log probabilities.
-Writes OUT_DIR/tiny-NAME.gguf and OUT_DIR/tiny-NAME-reference.json.
+Writes OUT_DIR/tiny-NAME.gguf and OUT_DIR/tiny-NAME-reference.json (and, for phi3-longrope,
+tiny-phi3-longrope-long-reference.json at a context of 512).
 
-usage: make-tiny-models.py OUT_DIR LLAMA_SERVER   (needs `pip install numpy gguf`)
+usage: make-tiny-models.py OUT_DIR LLAMA_SERVER [NAME...]   (needs `pip install numpy gguf`;
+       the names given, or every file)
 """
 import json
 import os
@@ -61,7 +63,11 @@ def matrix(rng, rows, columns, qtype, spread):
 def write_model(path, name, arch, rng):
     writer = GGUFWriter(path, arch)
     writer.add_name(f"tiny {name}")
-    writer.add_context_length(256)
+    # Phi-3's long-context RoPE: trained at 256 positions, extended to 512.
+    writer.add_context_length(512 if name == "phi3-longrope" else 256)
+    if name == "phi3-longrope":
+        writer.add_uint32("phi3.rope.scaling.original_context_length", 256)
+        writer.add_float32("phi3.rope.scaling.attn_factor", 2.0)
     writer.add_embedding_length(WIDTH)
     writer.add_block_count(LAYERS)
     writer.add_feed_forward_length(FFN)
@@ -99,6 +105,10 @@ def write_model(path, name, arch, rng):
     if arch != "gemma3":
         output, qtype = matrix(rng, VOCAB, WIDTH, T.Q8_0, 0.05)
         writer.add_tensor("output.weight", output, raw_dtype=qtype)
+    if name == "phi3-longrope":
+        # A factor per frequency, which divides it: the short ones up to the original length.
+        writer.add_tensor("rope_factors_short.weight", rng.uniform(1, 1.5, size=HEAD // 2).astype(np.float32))
+        writer.add_tensor("rope_factors_long.weight", rng.uniform(1, 16, size=HEAD // 2).astype(np.float32))
     if name == "llama3":
         # Llama 3.1's RoPE frequency scaling: a factor per frequency, which divides it.
         writer.add_tensor("rope_freqs.weight", rng.uniform(1, 8, size=HEAD // 2).astype(np.float32))
@@ -138,8 +148,8 @@ def post(port, path, body):
         return json.load(response)
 
 
-def reference(server, path, port):
-    process = subprocess.Popen([server, "-m", path, "--port", str(port), "-t", "2", "-c", "256"],
+def reference(server, path, port, context=256):
+    process = subprocess.Popen([server, "-m", path, "--port", str(port), "-t", "2", "-c", str(context)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
@@ -164,15 +174,22 @@ def reference(server, path, port):
 
 
 def main():
-    out, server = sys.argv[1], sys.argv[2]
-    # (file name, architecture): Llama 3 is `llama` with RoPE frequency factors.
-    models = [("llama", "llama"), ("qwen2", "qwen2"), ("qwen3", "qwen3"), ("gemma3", "gemma3"), ("phi3", "phi3"), ("llama3", "llama")]
+    out, server, only = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+    # (file name, architecture): Llama 3 is `llama` with RoPE frequency factors; phi3-longrope is
+    # Phi-3 with long-context RoPE factors, compared at a context of 256 (its short factors) and
+    # of 512 (its long ones).
+    models = [("llama", "llama"), ("qwen2", "qwen2"), ("qwen3", "qwen3"), ("gemma3", "gemma3"), ("phi3", "phi3"), ("llama3", "llama"),
+              ("phi3-longrope", "phi3")]
     for index, (name, arch) in enumerate(models):
+        if only and name not in only:
+            continue
         path = os.path.join(out, f"tiny-{name}.gguf")
         write_model(path, name, arch, np.random.default_rng(100 + index))
-        with open(os.path.join(out, f"tiny-{name}-reference.json"), "w") as output:
-            json.dump(reference(server, path, 18700 + index), output)
-            output.write("\n")
+        contexts = [("", 256), ("-long", 512)] if name == "phi3-longrope" else [("", 256)]
+        for suffix, context in contexts:
+            with open(os.path.join(out, f"tiny-{name}{suffix}-reference.json"), "w") as output:
+                json.dump(reference(server, path, 18700 + index, context), output)
+                output.write("\n")
         print(name, os.path.getsize(path))
 
 

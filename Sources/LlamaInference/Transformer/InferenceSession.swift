@@ -22,6 +22,9 @@ public final class InferenceSession {
     private let scores: UnsafeMutablePointer<Float>
     /// The rotary frequencies of the global layers, and of the sliding-window layers.
     private let ropeFrequencies: [Float]
+    /// The scale of attention scores: the model's, times the square of the RoPE attention factor
+    /// that multiplies both the queries and the keys.
+    private let attentionScale: Float
     private let localRopeFrequencies: [Float]
     /// The input of the current matrix products, quantized.
     private var quantized: QuantizedVector
@@ -69,13 +72,16 @@ public final class InferenceSession {
         quantized = QuantizedVector(capacity: widest)
         batchQuantized = QuantizedVector(capacity: Self.batchSize * widest)
         logits.initialize(repeating: 0)
+        // As llama.cpp chooses them: the long factors for a context past the original length.
         let factors = model.ropeFrequencyFactors
+            ?? model.longContextRopeFactors.map { contextLength > (configuration.originalContextLength ?? configuration.contextLength) ? $0.long : $0.short }
         func frequencies(base: Float) -> [Float] {
             (0..<configuration.headDimension / 2).map { index in
                 1 / powf(base, Float(2 * index) / Float(configuration.headDimension)) / (factors?[index] ?? 1)
             }
         }
         ropeFrequencies = frequencies(base: configuration.ropeBase)
+        attentionScale = configuration.attentionScale * configuration.ropeAttentionFactor * configuration.ropeAttentionFactor
         localRopeFrequencies = frequencies(base: configuration.traits.localRopeBase ?? configuration.ropeBase)
     }
 
@@ -238,7 +244,7 @@ public final class InferenceSession {
             let kvOffset = base + (head / group) * headDimension
             attend(
                 query + head * headDimension, keys + kvOffset, values + kvOffset, kvDimension, last + 1 - first, headDimension,
-                configuration.attentionScale, scores, output + head * headDimension)
+                attentionScale, scores, output + head * headDimension)
         }
     }
 

@@ -24,6 +24,13 @@ public struct LlamaConfiguration: Sendable, Equatable {
     public let finalLogitSoftCap: Float?
     /// The factor of query-key products.
     public let attentionScale: Float
+    /// The context length the model was trained at before its RoPE was extended (Phi-3's
+    /// `rope.scaling.original_context_length`): a context longer than it takes the long RoPE
+    /// factors, a shorter one the short ones.
+    public let originalContextLength: Int?
+    /// What the rotated queries and keys are multiplied by (`rope.scaling.attn_factor`, 1 when
+    /// absent), as llama.cpp applies it.
+    public let ropeAttentionFactor: Float
 
     /// The size of all heads' queries together.
     public var queryDimension: Int { headDimension * headCount }
@@ -66,6 +73,8 @@ public struct LlamaConfiguration: Sendable, Equatable {
         // head size.
         let scaleDimension = architecture == "gemma3" && layerCount == 62 ? embeddingLength / max(1, headCount) : headDimension
         attentionScale = 1 / Float(scaleDimension).squareRoot()
+        originalContextLength = (try? file.integer(prefix + "rope.scaling.original_context_length")).flatMap { $0 > 0 ? $0 : nil }
+        ropeAttentionFactor = (try? file.number(prefix + "rope.scaling.attn_factor")).flatMap { $0 > 0 && $0.isFinite ? Float($0) : nil } ?? 1
         if let valueLength = try? file.integer(prefix + "attention.value_length"), valueLength != headDimension {
             throw .wrongType(key: prefix + "attention.value_length", expected: "equal to the key length (\(headDimension))")
         }

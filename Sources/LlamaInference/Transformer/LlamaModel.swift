@@ -39,6 +39,10 @@ public final class LlamaModel: @unchecked Sendable {
     /// What each rotary frequency is divided by (`rope_freqs.weight`: Llama 3.1 and later's
     /// frequency scaling), when the file has them.
     let ropeFrequencyFactors: UnsafeBufferPointer<Float>?
+    /// Long-context RoPE factors (`rope_factors_short.weight` and `rope_factors_long.weight`:
+    /// Phi-3 128k, Phi-3.5, Phi-4 mini), which divide the frequencies, the short ones for contexts
+    /// up to ``LlamaConfiguration/originalContextLength``, the long ones beyond.
+    let longContextRopeFactors: (short: UnsafeBufferPointer<Float>, long: UnsafeBufferPointer<Float>)?
     let layers: [Layer]
     /// How many threads the matrix products use.
     public let threadCount: Int
@@ -96,10 +100,13 @@ public final class LlamaModel: @unchecked Sendable {
         output = file.tensorsByName["output.weight"] != nil ? try matrix("output.weight", rows: vocabulary, columns: width) : embeddings
         outputNorm = try vector("output_norm.weight", count: width)
         ropeFrequencyFactors = file.tensorsByName["rope_freqs.weight"] != nil ? try vector("rope_freqs.weight", count: configuration.headDimension / 2) : nil
-        // Long-context RoPE factors chosen by the context's length (Phi-3 128k) are not run: a
-        // model that needs them would give wrong logits.
-        for name in ["rope_factors_long.weight", "rope_factors_short.weight"] where file.tensorsByName[name] != nil {
-            throw .invalidTensor(name: name, reason: "long-context RoPE factors are not supported")
+        if file.tensorsByName["rope_factors_short.weight"] != nil || file.tensorsByName["rope_factors_long.weight"] != nil {
+            longContextRopeFactors = (
+                try vector("rope_factors_short.weight", count: configuration.headDimension / 2),
+                try vector("rope_factors_long.weight", count: configuration.headDimension / 2)
+            )
+        } else {
+            longContextRopeFactors = nil
         }
         var layers: [Layer] = []
         let feedForward = configuration.feedForwardLength
