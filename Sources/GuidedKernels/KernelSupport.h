@@ -15,6 +15,7 @@ static inline size_t guided_block_bytes(int type) {
     case GUIDED_WEIGHTS_Q5_0: return 22;
     case GUIDED_WEIGHTS_Q5_1: return 24;
     case GUIDED_WEIGHTS_Q8_0: return 34;
+    case GUIDED_WEIGHTS_Q2_K: return 84;
     case GUIDED_WEIGHTS_Q3_K: return 110;
     case GUIDED_WEIGHTS_Q4_K: return 144;
     case GUIDED_WEIGHTS_Q5_K: return 176;
@@ -25,7 +26,7 @@ static inline size_t guided_block_bytes(int type) {
 
 /// Whether a type's blocks hold 256 weights (eight sub-blocks of 32).
 static inline int guided_is_k_quant(int type) {
-    return type == GUIDED_WEIGHTS_Q3_K || type == GUIDED_WEIGHTS_Q4_K || type == GUIDED_WEIGHTS_Q5_K || type == GUIDED_WEIGHTS_Q6_K;
+    return type == GUIDED_WEIGHTS_Q2_K || type == GUIDED_WEIGHTS_Q3_K || type == GUIDED_WEIGHTS_Q4_K || type == GUIDED_WEIGHTS_Q5_K || type == GUIDED_WEIGHTS_Q6_K;
 }
 
 /// The bytes of the block that holds sub-block `b` (of 32 weights) of a row.
@@ -68,6 +69,7 @@ static inline void guided_scale_and_minimum(const uint8_t *scales, int j, int *s
     case GUIDED_WEIGHTS_Q4_1: multiply_rows(GUIDED_WEIGHTS_Q4_1, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q5_0: multiply_rows(GUIDED_WEIGHTS_Q5_0, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q5_1: multiply_rows(GUIDED_WEIGHTS_Q5_1, __VA_ARGS__); break; \
+    case GUIDED_WEIGHTS_Q2_K: multiply_rows(GUIDED_WEIGHTS_Q2_K, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q3_K: multiply_rows(GUIDED_WEIGHTS_Q3_K, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q4_K: multiply_rows(GUIDED_WEIGHTS_Q4_K, __VA_ARGS__); break; \
     case GUIDED_WEIGHTS_Q5_K: multiply_rows(GUIDED_WEIGHTS_Q5_K, __VA_ARGS__); break; \

@@ -25,9 +25,11 @@ static void quantize(const float *input, size_t count, GuidedQuantizedVectors ou
         }
         float scale = vmaxvq_f32(largest) / 127;
         float inverse = scale > 0 ? 1 / scale : 0;
-        int32x4_t sum = vdupq_n_s32(0);
+        int32x4_t sum = vdupq_n_s32(0), half = vdupq_n_s32(0);
         int8_t *target = output.values + block * 32;
         for (int i = 0; i < 8; i += 2) {
+            // The first 16 elements' sum, for Q2_K's minimums.
+            if (i == 4) half = sum;
             // Rounded to nearest, ties to even, as the other variants round.
             int32x4_t first = vcvtnq_s32_f32(vmulq_n_f32(v[i], inverse));
             int32x4_t second = vcvtnq_s32_f32(vmulq_n_f32(v[i + 1], inverse));
@@ -37,6 +39,7 @@ static void quantize(const float *input, size_t count, GuidedQuantizedVectors ou
         }
         output.scales[block] = scale;
         output.sums[block] = scale * (float)vaddvq_s32(sum);
+        output.halfSums[block] = scale * (float)vaddvq_s32(half);
     }
 }
 

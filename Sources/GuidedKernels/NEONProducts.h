@@ -49,7 +49,8 @@ INLINE NEON_TARGET void NEON_NAME(multiply_rows)(
     for (size_t row = rowStart; row < rowEnd; row++) {
         const uint8_t *pointer = (const uint8_t *)matrix + row * rowBytes;
         for (size_t v = 0; v < vectorCount; v++) {
-            GuidedQuantizedVectors x = {inputs.values + v * blocks * 32, inputs.scales + v * blocks, inputs.sums + v * blocks};
+            GuidedQuantizedVectors x = {
+                inputs.values + v * blocks * 32, inputs.scales + v * blocks, inputs.sums + v * blocks, inputs.halfSums + v * blocks};
             outputs[v * outputStride + row] = NEON_NAME(row_product)(type, pointer, blocks, x);
         }
     }

@@ -13,28 +13,33 @@ static void quantize(const float *input, size_t count, GuidedQuantizedVectors ou
         float scale = largest / 127;
         float inverse = scale > 0 ? 1 / scale : 0;
         int8_t *target = output.values + block * 32;
-        int32_t sum = 0;
+        int32_t sum = 0, half = 0;
         for (int i = 0; i < 32; i++) {
             target[i] = (int8_t)guided_round(x[i] * inverse);
             sum += target[i];
+            if (i == 15) half = sum;
         }
         output.scales[block] = scale;
         output.sums[block] = scale * (float)sum;
+        output.halfSums[block] = scale * (float)half;
     }
 }
 
 /// Sub-block `b` (32 weights) of a row: its integer codes in element order, the scale of each
-/// half of 16 (equal but for Q6_K's), and what the block's input sum is multiplied by (a minimum,
-/// or the offset of unsigned codes).
+/// half of 16 (equal but for Q3_K's, Q6_K's and Q2_K's), what the block's input sum is multiplied
+/// by (a minimum, or the offset of unsigned codes), and what the sum of its first half is (Q2_K's
+/// first minimum less its second).
 typedef struct {
     int16_t codes[32];
     float scales[2];
     float offset;
+    float halfOffset;
 } SubBlock;
 
 __attribute__((always_inline)) static inline void load_sub_block(int type, const uint8_t *row, size_t b, SubBlock *s) {
     const uint8_t *block = guided_block_of(type, row, b);
     float scale = 0, offset = 0;
+    s->halfOffset = 0;
     switch (type) {
     case GUIDED_WEIGHTS_Q8_0:
         for (int i = 0; i < 32; i++) s->codes[i] = ((const int8_t *)block)[2 + i];
@@ -94,6 +99,17 @@ __attribute__((always_inline)) static inline void load_sub_block(int type, const
         s->offset = 0;
         return;
     }
+    case GUIDED_WEIGHTS_Q2_K: {
+        int j = (int)(b % 8);
+        const uint8_t *quants = block + 16 + (j / 4) * 32;
+        for (int i = 0; i < 32; i++) s->codes[i] = (quants[i] >> (2 * (j % 4))) & 3;
+        float d = guided_half_to_float(guided_load_u16(block + 80)), minimum = guided_half_to_float(guided_load_u16(block + 82));
+        s->scales[0] = d * (float)(block[2 * j] & 0x0F);
+        s->scales[1] = d * (float)(block[2 * j + 1] & 0x0F);
+        s->offset = -minimum * (float)(block[2 * j + 1] >> 4);
+        s->halfOffset = -minimum * ((float)(block[2 * j] >> 4) - (float)(block[2 * j + 1] >> 4));
+        return;
+    }
     case GUIDED_WEIGHTS_Q6_K: {
         int j = (int)(b % 8), half = j / 4, group = j % 4;
         const uint8_t *low = block + half * 64 + (group % 2) * 32, *high = block + 128 + half * 32;
@@ -112,7 +128,8 @@ __attribute__((always_inline)) static inline void load_sub_block(int type, const
     s->offset = offset;
 }
 
-__attribute__((always_inline)) static inline float row_product(int type, const uint8_t *row, size_t blocks, const int8_t *values, const float *scales, const float *sums) {
+__attribute__((always_inline)) static inline float row_product(
+    int type, const uint8_t *row, size_t blocks, const int8_t *values, const float *scales, const float *sums, const float *halfSums) {
     float total = 0;
     SubBlock s;
     for (size_t b = 0; b < blocks; b++) {
@@ -123,6 +140,7 @@ __attribute__((always_inline)) static inline float row_product(int type, const u
         for (int i = 0; i < 16; i++) low += s.codes[i] * (int16_t)x[i];
         for (int i = 16; i < 32; i++) high += s.codes[i] * (int16_t)x[i];
         total += scales[b] * (s.scales[0] * (float)low + s.scales[1] * (float)high) + s.offset * sums[b];
+        if (type == GUIDED_WEIGHTS_Q2_K) total += s.halfOffset * halfSums[b];
     }
     return total;
 }
@@ -135,7 +153,7 @@ __attribute__((always_inline)) static inline void multiply_rows(
         for (size_t vector = 0; vector < vectorCount; vector++) {
             outputs[vector * outputStride + row] = row_product(
                 type, pointer, blocks, inputs.values + vector * blocks * 32, inputs.scales + vector * blocks,
-                inputs.sums + vector * blocks);
+                inputs.sums + vector * blocks, inputs.halfSums + vector * blocks);
         }
     }
 }

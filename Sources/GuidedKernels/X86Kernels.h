@@ -45,9 +45,11 @@ static X86_TARGET void quantize(const float *input, size_t count, GuidedQuantize
         __m256i bytes = _mm256_packs_epi16(words, words2);
         bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
         _mm256_storeu_si256((__m256i *)(output.values + block * 32), bytes);
-        __m256i sum = _mm256_add_epi32(_mm256_add_epi32(q[0], q[1]), _mm256_add_epi32(q[2], q[3]));
+        __m256i half = _mm256_add_epi32(q[0], q[1]);
+        __m256i sum = _mm256_add_epi32(half, _mm256_add_epi32(q[2], q[3]));
         output.scales[block] = scale;
         output.sums[block] = scale * horizontal_sum(_mm256_cvtepi32_ps(sum));
+        output.halfSums[block] = scale * horizontal_sum(_mm256_cvtepi32_ps(half));
     }
 }
 
@@ -59,6 +61,9 @@ typedef struct {
     __m256 scale;
     /// What the block's input sum is multiplied by: a minimum, or the offset of unsigned codes.
     float offset;
+    /// What the sum of the block's first 16 inputs is multiplied by: Q2_K's first minimum less its
+    /// second (0 for the other types).
+    float halfOffset;
 } Block;
 
 /// 0xFF in byte i where bit i of `bits` is set, else 0.
@@ -80,6 +85,7 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
     const uint8_t *pointer = guided_block_of(type, row, b);
     Block block;
     float scale;
+    block.halfOffset = 0;
     switch (type) {
     case GUIDED_WEIGHTS_Q8_0:
         block.quants = _mm256_loadu_si256((const __m256i *)(pointer + 2));
@@ -129,6 +135,16 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
         block.scale = _mm256_set_m128(
             _mm_set1_ps(d * (float)guided_q3k_scale(pointer + 96, 2 * j + 1)), _mm_set1_ps(d * (float)guided_q3k_scale(pointer + 96, 2 * j)));
         block.offset = 0;
+        return block;
+    }
+    case GUIDED_WEIGHTS_Q2_K: {
+        int j = (int)(b % 8);
+        __m256i codes = _mm256_loadu_si256((const __m256i *)(pointer + 16 + (j / 4) * 32));
+        block.quants = _mm256_and_si256(_mm256_srl_epi16(codes, _mm_cvtsi32_si128(2 * (j % 4))), _mm256_set1_epi8(3));
+        float d = _cvtsh_ss(guided_load_u16(pointer + 80)), minimum = _cvtsh_ss(guided_load_u16(pointer + 82));
+        block.scale = _mm256_set_m128(_mm_set1_ps(d * (float)(pointer[2 * j + 1] & 0x0F)), _mm_set1_ps(d * (float)(pointer[2 * j] & 0x0F)));
+        block.offset = -minimum * (float)(pointer[2 * j + 1] >> 4);
+        block.halfOffset = -minimum * ((float)(pointer[2 * j] >> 4) - (float)(pointer[2 * j + 1] >> 4));
         return block;
     }
     case GUIDED_WEIGHTS_Q6_K: {
@@ -187,6 +203,10 @@ INLINE X86_TARGET void two_rows(
         lanes1 = _mm256_fmadd_ps(_mm256_mul_ps(w1.scale, inputScale), block_product(type, w1.quants, input), lanes1);
         offsets0 += w0.offset * inputSum;
         offsets1 += w1.offset * inputSum;
+        if (type == GUIDED_WEIGHTS_Q2_K) {
+            offsets0 += w0.halfOffset * x.halfSums[b];
+            offsets1 += w1.halfOffset * x.halfSums[b];
+        }
     }
     outputs[0] = horizontal_sum(lanes0) + offsets0;
     outputs[1] = horizontal_sum(lanes1) + offsets1;
@@ -201,6 +221,7 @@ INLINE X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, Gui
         __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
         lanes = _mm256_fmadd_ps(_mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[b])), block_product(type, w.quants, input), lanes);
         offsets += w.offset * x.sums[b];
+        if (type == GUIDED_WEIGHTS_Q2_K) offsets += w.halfOffset * x.halfSums[b];
     }
     return horizontal_sum(lanes) + offsets;
 }
@@ -238,6 +259,8 @@ typedef UnpackedPair Unpacked;
 /// Pairs of blocks (and a lone last block) per row.
 #define UNPACKED_COUNT(blocks) (((blocks) + 1) / 2)
 
+/// Unpacks a row into `unpacked`, and its blocks' offsets into `offsets` (then, from
+/// `offsets[blocks]` on, Q2_K's half-block offsets).
 INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unpacked *unpacked, float *offsets) {
     for (size_t b = 0; b < blocks; b += 2) {
         Block w0 = load_block(type, row, b);
@@ -246,10 +269,12 @@ INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, U
         if (b + 1 < blocks) {
             w1 = load_block(type, row, b + 1);
             offsets[b + 1] = w1.offset;
+            offsets[blocks + b + 1] = w1.halfOffset;
         } else {
             w1.quants = _mm256_setzero_si256();
         }
         offsets[b] = w0.offset;
+        offsets[blocks + b] = w0.halfOffset;
         UnpackedPair *pair = unpacked + b / 2;
         __m512i quants = _mm512_inserti64x4(_mm512_castsi256_si512(w0.quants), w1.quants, 1);
         pair->negative = 0;
@@ -304,6 +329,7 @@ INLINE X86_TARGET void unpacked_group(
     }
     for (int v = 0; v < VECTOR_GROUP; v++) {
         float offsets = guided_is_signed(type) ? 0 : dot(rowOffsets, x.sums + v * blocks, blocks);
+        if (type == GUIDED_WEIGHTS_Q2_K) offsets += dot(rowOffsets + blocks, x.halfSums + v * blocks, blocks);
         outputs[v * outputStride] = _mm512_reduce_add_ps(lanes[v]) + tail[v] + offsets;
     }
 }
@@ -317,10 +343,13 @@ typedef struct {
 } Unpacked;
 #define UNPACKED_COUNT(blocks) (blocks)
 
+/// Unpacks a row into `unpacked`, and its blocks' offsets into `offsets` (then, from
+/// `offsets[blocks]` on, Q2_K's half-block offsets).
 INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unpacked *unpacked, float *offsets) {
     for (size_t b = 0; b < blocks; b++) {
         Block w = load_block(type, row, b);
         offsets[b] = w.offset;
+        offsets[blocks + b] = w.halfOffset;
         unpacked[b].signs = w.quants;
         unpacked[b].quants = guided_is_signed(type) ? _mm256_sign_epi8(w.quants, w.quants) : w.quants;
         unpacked[b].scales[0] = _mm256_cvtss_f32(w.scale);
@@ -345,13 +374,14 @@ INLINE X86_TARGET void unpacked_group(
     }
     for (int v = 0; v < VECTOR_GROUP; v++) {
         float offsets = guided_is_signed(type) ? 0 : dot(rowOffsets, x.sums + v * blocks, blocks);
+        if (type == GUIDED_WEIGHTS_Q2_K) offsets += dot(rowOffsets + blocks, x.halfSums + v * blocks, blocks);
         outputs[v * outputStride] = horizontal_sum(lanes[v]) + offsets;
     }
 }
 #endif
 
 INLINE X86_TARGET GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, size_t index, size_t blocks) {
-    GuidedQuantizedVectors result = {x.values + index * blocks * 32, x.scales + index * blocks, x.sums + index * blocks};
+    GuidedQuantizedVectors result = {x.values + index * blocks * 32, x.scales + index * blocks, x.sums + index * blocks, x.halfSums + index * blocks};
     return result;
 }
 
@@ -370,16 +400,16 @@ INLINE X86_TARGET void multiply_rows(
     // Rows a tile at a time: each row is unpacked once for all the vectors.
     size_t unpackedCount = UNPACKED_COUNT(blocks);
     Unpacked unpacked[ROW_TILE * unpackedCount];
-    float rowOffsets[ROW_TILE * blocks];
+    float rowOffsets[ROW_TILE * 2 * blocks];
     for (size_t tile = rowStart; tile < rowEnd; tile += ROW_TILE) {
         size_t rows = rowEnd - tile < ROW_TILE ? rowEnd - tile : ROW_TILE;
         for (size_t r = 0; r < rows; r++) {
-            unpack_row(type, base + (tile + r) * rowBytes, blocks, unpacked + r * unpackedCount, rowOffsets + r * blocks);
+            unpack_row(type, base + (tile + r) * rowBytes, blocks, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks);
         }
         size_t v = 0;
         for (; v + VECTOR_GROUP <= vectorCount; v += VECTOR_GROUP) {
             for (size_t r = 0; r < rows; r++) {
-                unpacked_group(type, unpacked + r * unpackedCount, rowOffsets + r * blocks, blocks, vector_at(inputs, v, blocks),
+                unpacked_group(type, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks, blocks, vector_at(inputs, v, blocks),
                     outputs + v * outputStride + tile + r, outputStride);
             }
         }

@@ -17,7 +17,7 @@ import Testing
         }
     }
 
-    static let weightTypes: [GGMLType] = [.q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .q3_K, .q4_K, .q5_K, .q6_K, .iq4_nl]
+    static let weightTypes: [GGMLType] = [.q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .q2_K, .q3_K, .q4_K, .q5_K, .q6_K, .iq4_nl]
 
     /// Where each type's blocks keep their half-precision scales and minimums.
     static func halfOffsets(_ type: GGMLType) -> [Int] {
@@ -25,6 +25,7 @@ import Testing
         case .q4_1, .q5_1, .q4_K, .q5_K: [0, 2]
         case .q6_K: [208]
         case .q3_K: [108]
+        case .q2_K: [80, 82]
         default: [0]
         }
     }

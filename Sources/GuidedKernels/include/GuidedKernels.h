@@ -12,22 +12,25 @@ extern "C" {
 /// block has a scale (`value × scale` is the element) and the sum of its elements (`scale × Σ
 /// value`, for the offset terms of Q4 weights: with the sum of the quantized elements, not of the
 /// original ones, a product is exactly that of the dequantized weights with the quantized vector,
-/// whose error is far smaller). A batch of vectors lies back to back.
+/// whose error is far smaller), and the sum of its first 16 elements (`scale × Σ value`, for Q2_K,
+/// whose minimums are per 16 weights). A batch of vectors lies back to back.
 typedef struct {
     int8_t *_Nonnull values;
     float *_Nonnull scales;
     float *_Nonnull sums;
+    float *_Nonnull halfSums;
 } GuidedQuantizedVectors;
 
 /// The weight types that have integer kernels, by their GGML type numbers. The K-quants hold 256
 /// weights per block, in sub-blocks of 32 (with a scale, and a minimum for Q4_K and Q5_K) or of 16
-/// (Q3_K's and Q6_K's scales); the others 32.
+/// (Q3_K's and Q6_K's scales, Q2_K's scales and minimums); the others 32.
 enum {
     GUIDED_WEIGHTS_Q4_0 = 2,
     GUIDED_WEIGHTS_Q4_1 = 3,
     GUIDED_WEIGHTS_Q5_0 = 6,
     GUIDED_WEIGHTS_Q5_1 = 7,
     GUIDED_WEIGHTS_Q8_0 = 8,
+    GUIDED_WEIGHTS_Q2_K = 10,
     GUIDED_WEIGHTS_Q3_K = 11,
     GUIDED_WEIGHTS_Q4_K = 12,
     GUIDED_WEIGHTS_Q5_K = 13,

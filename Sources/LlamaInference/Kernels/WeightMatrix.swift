@@ -44,7 +44,7 @@ struct WeightMatrix: @unchecked Sendable {
     /// quantized to 8 bits with ``multiply(_:count:into:outputStride:rows:kernels:)``.
     var hasIntegerKernel: Bool {
         switch type {
-        case .q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .q3_K, .q4_K, .q5_K, .q6_K, .iq4_nl: true
+        case .q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .q2_K, .q3_K, .q4_K, .q5_K, .q6_K, .iq4_nl: true
         default: false
         }
     }
