@@ -9,7 +9,9 @@ import GuidedGeneration
 struct GenerateBenchmark {
     var modelPath: String?
     var schemasFolder = "schemas"
-    var maximumTokens = 900
+    /// The budget of each answer: the greedy itinerary takes 908 tokens with the `avx512` kernels
+    /// (721 with `avx2`).
+    var maximumTokens = 1_200
 
     static let prompts = [
         "bedtime-story": "Tell a bedtime story about a brave lion.",
