@@ -1,8 +1,9 @@
 /// How a transcript becomes the messages a backend's chat template renders: instructions as the
 /// system message, prompts as user messages, responses as assistant messages. The schema of the
 /// last prompt's response format is described in the system message, after the instructions, so
-/// that the request stands alone in its message. When the instructions define tools, the model's turns are
-/// written as ``ToolTurnFormat`` writes them, with the tools presented in the system message.
+/// that the request stands alone in its message. When the instructions define tools, the model's
+/// turns are written as ``ToolTurnFormat`` writes them, with the tools presented in the system
+/// message.
 package enum ConversationRenderer {
     package static func messages(of transcript: Transcript) -> [ConversationMessage] {
         let hasTools = transcript.contains { entry in

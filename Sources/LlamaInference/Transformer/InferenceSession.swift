@@ -22,9 +22,6 @@ public final class InferenceSession {
     private let scores: UnsafeMutablePointer<Float>
     /// The rotary frequencies of the global layers, and of the sliding-window layers.
     private let ropeFrequencies: [Float]
-    /// The scale of attention scores: the model's, times the square of the RoPE attention factor
-    /// that multiplies both the queries and the keys.
-    private let attentionScale: Float
     private let localRopeFrequencies: [Float]
     /// The input of the current matrix products, quantized.
     private var quantized: QuantizedVector
@@ -81,7 +78,6 @@ public final class InferenceSession {
             }
         }
         ropeFrequencies = frequencies(base: configuration.ropeBase)
-        attentionScale = configuration.attentionScale * configuration.ropeAttentionFactor * configuration.ropeAttentionFactor
         localRopeFrequencies = frequencies(base: configuration.traits.localRopeBase ?? configuration.ropeBase)
     }
 
@@ -244,7 +240,7 @@ public final class InferenceSession {
             let kvOffset = base + (head / group) * headDimension
             attend(
                 query + head * headDimension, keys + kvOffset, values + kvOffset, kvDimension, last + 1 - first, headDimension,
-                attentionScale, scores, output + head * headDimension)
+                configuration.attentionScale, scores, output + head * headDimension)
         }
     }
 

@@ -22,7 +22,8 @@ public struct LlamaConfiguration: Sendable, Equatable {
     public let slidingWindow: Int?
     /// The scale of final logits' soft cap (`final_logit_softcapping`): `c · tanh(logit / c)`.
     public let finalLogitSoftCap: Float?
-    /// The factor of query-key products.
+    /// The factor of query-key products: one over the square root of the head size, times the
+    /// square of ``ropeAttentionFactor``, which multiplies both the queries and the keys.
     public let attentionScale: Float
     /// The context length the model was trained at before its RoPE was extended (Phi-3's
     /// `rope.scaling.original_context_length`): a context longer than it takes the long RoPE
@@ -72,9 +73,9 @@ public struct LlamaConfiguration: Sendable, Equatable {
         // As llama.cpp has it: Gemma 3 27B (62 layers) scales by its width per head, not by its
         // head size.
         let scaleDimension = architecture == "gemma3" && layerCount == 62 ? embeddingLength / max(1, headCount) : headDimension
-        attentionScale = 1 / Float(scaleDimension).squareRoot()
         originalContextLength = (try? file.integer(prefix + "rope.scaling.original_context_length")).flatMap { $0 > 0 ? $0 : nil }
         ropeAttentionFactor = (try? file.number(prefix + "rope.scaling.attn_factor")).flatMap { $0 > 0 && $0.isFinite ? Float($0) : nil } ?? 1
+        attentionScale = ropeAttentionFactor * ropeAttentionFactor / Float(scaleDimension).squareRoot()
         if let valueLength = try? file.integer(prefix + "attention.value_length"), valueLength != headDimension {
             throw .wrongType(key: prefix + "attention.value_length", expected: "equal to the key length (\(headDimension))")
         }
