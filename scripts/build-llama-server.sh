@@ -7,7 +7,13 @@ set -euo pipefail
 version=0.3.36
 cache="${GUIDED_CACHE:-$HOME/.cache/guided}"
 target="$cache/llama-server-$version"
-if [ -x "$target/llama-server" ]; then
+# The CPU's own instructions, but not AMX: llama.cpp's AMX products crash (SIGSEGV at the first
+# batch) on Xeons whose system does not hand the tile registers to the process.
+flags=""
+if [ "$(uname -m)" = x86_64 ]; then
+    flags="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+fi
+if [ -x "$target/llama-server" ] && [ "$(cat "$target/build-flags" 2>/dev/null)" = "native $flags" ]; then
     echo "$target/llama-server"
     exit 0
 fi
@@ -20,8 +26,10 @@ python3 -m venv "$work/venv"
 tar -xzf "$work/llama_cpp_python-$version.tar.gz" -C "$work"
 source="$work/llama_cpp_python-$version/vendor/llama.cpp"
 "$work/venv/bin/cmake" -S "$source" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON -DLLAMA_CURL=OFF \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DBUILD_SHARED_LIBS=OFF >&2
 "$work/venv/bin/cmake" --build "$work/build" --target llama-server -j "$(nproc)" >&2
 mkdir -p "$target"
 cp "$work/build/bin/llama-server" "$target/llama-server"
+echo "native $flags" > "$target/build-flags"
 echo "$target/llama-server"

@@ -25,6 +25,33 @@ static void quantize(const float *input, size_t count, GuidedQuantizedVectors ou
     }
 }
 
+void guided_quantize_blocks256(const float *input, size_t count, GuidedQuantizedVectors output) {
+    for (size_t group = 0; group < count / 256; group++) {
+        const float *x = input + group * 256;
+        float largest = 0;
+        for (int i = 0; i < 256; i++) {
+            float magnitude = fabsf(x[i]);
+            largest = magnitude > largest ? magnitude : largest;
+        }
+        // The inverse first, then the scale from it, as llama.cpp computes them.
+        float inverse = largest > 0 ? 127 / largest : 0;
+        float scale = largest > 0 ? 1 / inverse : 0;
+        for (size_t block = group * 8; block < group * 8 + 8; block++) {
+            const float *source = input + block * 32;
+            int8_t *target = output.values + block * 32;
+            int32_t sum = 0, half = 0;
+            for (int i = 0; i < 32; i++) {
+                target[i] = (int8_t)guided_round(source[i] * inverse);
+                sum += target[i];
+                if (i == 15) half = sum;
+            }
+            output.scales[block] = scale;
+            output.sums[block] = scale * (float)sum;
+            output.halfSums[block] = scale * (float)half;
+        }
+    }
+}
+
 /// Sub-block `b` (32 weights) of a row: its integer codes in element order, the scale of each
 /// half of 16 (equal but for Q3_K's, Q6_K's and Q2_K's), what the block's input sum is multiplied
 /// by (a minimum, or the offset of unsigned codes), and what the sum of its first half is (Q2_K's

@@ -43,6 +43,7 @@ struct LlamaCppContinuation: Decodable {
                 // Parting is allowed only where llama.cpp itself hesitates.
                 let theirs = try #require(step.top.first)[1]
                 let ours = step.top.first { Int($0[0]) == chosen }?[1] ?? -.infinity
+                print("\(label), step \(index): parted from llama.cpp, whose two best are \(theirs - ours) apart")
                 #expect(theirs - ours <= tieMargin, "\(label), step \(index): \(chosen) instead of \(step.token)")
                 break
             }

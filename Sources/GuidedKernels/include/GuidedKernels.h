@@ -65,6 +65,11 @@ enum {
     GUIDED_KERNELS_AVX512 = 3,
 };
 
+/// Quantizes `count` floats (a multiple of 256) into `output` as llama.cpp quantizes the inputs of
+/// its K-quant products: every 256 elements share one scale (`largest magnitude / 127`), written
+/// to each of their 8 blocks of 32, with the blocks' sums as `quantize` writes them.
+void guided_quantize_blocks256(const float *_Nonnull input, size_t count, GuidedQuantizedVectors output);
+
 /// Whether this build has `variant` and this CPU (and its operating system) runs it: the
 /// instructions are reported by `cpuid` and the registers they use are saved by the system
 /// (x86-64), or are part of the architecture (NEON on arm64). The portable variant runs everywhere.

@@ -1,16 +1,24 @@
 import GuidedKernels
 
-/// Activation vectors quantized to 8 bits per element in blocks of 32 (a scale per block, and the
-/// exact sums of the block and of its first half for the offset terms of unsigned codes), as llama.cpp quantizes them for its
-/// integer products: made once per matrix product, one vector or a batch back to back.
+/// The input of matrix products in the form the weights take it (``ActivationFormat``): quantized
+/// to 8 bits per element in blocks of 32 (a scale per block, and the exact sums of the block and
+/// of its first half for the offset terms of unsigned codes), with one scale per 256 elements for
+/// the K-quants, or floats rounded to 16 bits, as llama.cpp prepares them. Made once per input and
+/// format, one vector or a batch back to back.
 struct QuantizedVector: @unchecked Sendable {
     let values: UnsafeMutablePointer<Int8>
     let scales: UnsafeMutablePointer<Float>
     let sums: UnsafeMutablePointer<Float>
     let halfSums: UnsafeMutablePointer<Float>
-    /// The vector it was made from, for weight types without an integer kernel.
+    /// The input in floats, for weight types without an integer kernel: as given, or rounded.
     private(set) var original: UnsafePointer<Float>
+    /// The input rounded to 16-bit floats, made on first use.
+    private var rounded: UnsafeMutablePointer<Float>?
     let capacity: Int
+    /// The input being prepared, and the format it is in now (`nil` before the first product).
+    private var input: UnsafePointer<Float>
+    private var count = 0
+    private(set) var format: ActivationFormat?
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -19,6 +27,7 @@ struct QuantizedVector: @unchecked Sendable {
         sums = .allocate(capacity: (capacity + 31) / 32)
         halfSums = .allocate(capacity: (capacity + 31) / 32)
         original = UnsafePointer(scales)
+        input = original
     }
 
     /// The vectors in the form the kernels take.
@@ -31,11 +40,41 @@ struct QuantizedVector: @unchecked Sendable {
         scales.deallocate()
         sums.deallocate()
         halfSums.deallocate()
+        rounded?.deallocate()
     }
 
-    /// Quantizes `count` floats (a multiple of 32) with `kernels`.
+    /// Quantizes `count` floats (a multiple of 32) with `kernels`, in blocks of 32.
     mutating func quantize(_ input: UnsafePointer<Float>, count: Int, kernels: UnsafePointer<GuidedKernelTable>) {
+        load(input, count: count)
+        prepare(.blocks32, kernels: kernels)
+    }
+
+    /// Takes `count` floats (a multiple of 32, and of 256 for ``ActivationFormat/blocks256``) as
+    /// the input of the next products, forgetting the earlier input.
+    mutating func load(_ input: UnsafePointer<Float>, count: Int) {
+        self.input = input
+        self.count = count
         original = input
-        kernels.pointee.quantize(input, count, vectors)
+        format = nil
+    }
+
+    /// Puts the input in `format`, unless it is in it already.
+    mutating func prepare(_ format: ActivationFormat, kernels: UnsafePointer<GuidedKernelTable>) {
+        guard format != self.format else { return }
+        self.format = format
+        switch format {
+        case .blocks32: kernels.pointee.quantize(input, count, vectors)
+        case .blocks256: guided_quantize_blocks256(input, count, vectors)
+        case .float: original = input
+        case .half, .bfloat:
+            let target = rounded ?? .allocate(capacity: capacity)
+            rounded = target
+            if format == .half {
+                for index in 0..<count { target[index] = ActivationFormat.roundedToHalf(input[index]) }
+            } else {
+                for index in 0..<count { target[index] = ActivationFormat.roundedToBFloat(input[index]) }
+            }
+            original = UnsafePointer(target)
+        }
     }
 }

@@ -42,12 +42,7 @@ struct WeightMatrix: @unchecked Sendable {
 
     /// Whether the integer kernels cover this type; then the matrix is multiplied by vectors
     /// quantized to 8 bits with ``multiply(_:count:into:outputStride:rows:kernels:)``.
-    var hasIntegerKernel: Bool {
-        switch type {
-        case .q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .q2_K, .q3_K, .q4_K, .q5_K, .q6_K, .iq4_nl: true
-        default: false
-        }
-    }
+    var hasIntegerKernel: Bool { ActivationFormat(weights: type).isQuantized }
 
     /// `outputs[t][row] = dot(row, inputs[t])` for `count` vectors quantized together (each of
     /// ``columns`` elements) and the rows in `range`, in integer products by `kernels` where the

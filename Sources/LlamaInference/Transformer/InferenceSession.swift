@@ -23,9 +23,9 @@ public final class InferenceSession {
     /// The rotary frequencies of the global layers, and of the sliding-window layers.
     private let ropeFrequencies: [Float]
     private let localRopeFrequencies: [Float]
-    /// The input of the current matrix products, quantized.
+    /// The input of the current matrix products, in the forms their weights take it.
     private var quantized: QuantizedVector
-    /// The inputs of a batch's matrix products, quantized.
+    /// The inputs of a batch's matrix products, in the forms their weights take them.
     private var batchQuantized: QuantizedVector
     /// How many tokens a prefill batch holds.
     public static let batchSize = 64
@@ -125,22 +125,22 @@ public final class InferenceSession {
             let keyRow = keys + layerBase + position * kvDimension
             let valueRow = values + layerBase + position * kvDimension
             rmsNorm(hidden, layer.attentionNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
-            quantized.quantize(normed, count: width, kernels: model.kernelTable)
-            model.multiply(layer.query, quantized, into: query)
-            model.multiply(layer.key, quantized, into: keyRow)
-            model.multiply(layer.value, quantized, into: valueRow)
+            quantized.load(normed, count: width)
+            multiply(layer.query, into: query)
+            multiply(layer.key, into: keyRow)
+            multiply(layer.value, into: valueRow)
             prepare(query: query, key: keyRow, value: valueRow, layer: layer, layerIndex: layerIndex, at: position)
             attend(query, into: attention, layerIndex: layerIndex, upTo: position)
-            quantized.quantize(attention, count: configuration.queryDimension, kernels: model.kernelTable)
-            model.multiply(layer.attentionOutput, quantized, into: projected)
+            quantized.load(attention, count: configuration.queryDimension)
+            multiply(layer.attentionOutput, into: projected)
             addToResidual(projected, norm: layer.postAttentionNorm, into: hidden)
             rmsNorm(hidden, layer.feedForwardNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
-            quantized.quantize(normed, count: width, kernels: model.kernelTable)
-            model.multiply(layer.gate, quantized, into: gate)
-            model.multiply(layer.up, quantized, into: up)
+            quantized.load(normed, count: width)
+            multiply(layer.gate, into: gate)
+            multiply(layer.up, into: up)
             activate(gate, up, count: configuration.feedForwardLength)
-            quantized.quantize(gate, count: configuration.feedForwardLength, kernels: model.kernelTable)
-            model.multiply(layer.down, quantized, into: projected)
+            quantized.load(gate, count: configuration.feedForwardLength)
+            multiply(layer.down, into: projected)
             addToResidual(projected, norm: layer.postFeedForwardNorm, into: hidden)
         }
         position += 1
@@ -218,8 +218,8 @@ public final class InferenceSession {
         guard asked, let logitsBase = logits.baseAddress else { return }
         let configuration = model.configuration
         rmsNorm(hidden, model.outputNorm, into: normed, count: configuration.embeddingLength, epsilon: configuration.normEpsilon)
-        quantized.quantize(normed, count: configuration.embeddingLength, kernels: model.kernelTable)
-        model.multiply(model.output, quantized, into: logitsBase)
+        quantized.load(normed, count: configuration.embeddingLength)
+        multiply(model.output, into: logitsBase)
         if let cap = configuration.finalLogitSoftCap {
             for index in 0..<configuration.vocabularySize { logitsBase[index] = cap * tanhf(logitsBase[index] / cap) }
         }
@@ -270,9 +270,10 @@ public final class InferenceSession {
             for offset in 0..<count {
                 rmsNorm(hiddens + offset * width, layer.attentionNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
             }
-            multiply(layer.query, batch: normeds, count: count, into: queries)
-            multiply(layer.key, batch: normeds, count: count, into: newKeys)
-            multiply(layer.value, batch: normeds, count: count, into: newValues)
+            batchQuantized.load(normeds, count: count * width)
+            multiply(layer.query, batchOf: count, into: queries)
+            multiply(layer.key, batchOf: count, into: newKeys)
+            multiply(layer.value, batchOf: count, into: newValues)
             for offset in 0..<count {
                 let at = position + offset
                 prepare(
@@ -284,15 +285,18 @@ public final class InferenceSession {
             for offset in 0..<count {
                 attend(queries + offset * queryDimension, into: attentions + offset * queryDimension, layerIndex: layerIndex, upTo: position + offset)
             }
-            multiply(layer.attentionOutput, batch: attentions, count: count, into: projections)
+            batchQuantized.load(attentions, count: count * queryDimension)
+            multiply(layer.attentionOutput, batchOf: count, into: projections)
             for offset in 0..<count { addToResidual(projections + offset * width, norm: layer.postAttentionNorm, into: hiddens + offset * width) }
             for offset in 0..<count {
                 rmsNorm(hiddens + offset * width, layer.feedForwardNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
             }
-            multiply(layer.gate, batch: normeds, count: count, into: gates)
-            multiply(layer.up, batch: normeds, count: count, into: ups)
+            batchQuantized.load(normeds, count: count * width)
+            multiply(layer.gate, batchOf: count, into: gates)
+            multiply(layer.up, batchOf: count, into: ups)
             activate(gates, ups, count: count * feedForward)
-            multiply(layer.down, batch: gates, count: count, into: projections)
+            batchQuantized.load(gates, count: count * feedForward)
+            multiply(layer.down, batchOf: count, into: projections)
             for offset in 0..<count { addToResidual(projections + offset * width, norm: layer.postFeedForwardNorm, into: hiddens + offset * width) }
         }
         position += count
@@ -300,15 +304,24 @@ public final class InferenceSession {
         computeLogits(computingLogits)
     }
 
-    /// `outputs[t] = matrix × inputs[t]` for a batch: through the integer kernels where the
-    /// matrix has them, each input quantized as in the single-token path, else in floats.
-    private func multiply(_ matrix: WeightMatrix, batch inputs: UnsafePointer<Float>, count: Int, into outputs: UnsafeMutablePointer<Float>) {
-        guard matrix.hasIntegerKernel, model.integerKernels != nil else {
-            model.multiply(matrix, batch: inputs, count: count, into: outputs)
-            return
+    /// `output = matrix × input` for the input loaded in ``quantized``, put in the form the
+    /// matrix's products take first.
+    private func multiply(_ matrix: WeightMatrix, into output: UnsafeMutablePointer<Float>) {
+        quantized.prepare(model.activationFormat(of: matrix), kernels: model.kernelTable)
+        model.multiply(matrix, quantized, into: output)
+    }
+
+    /// `outputs[t] = matrix × inputs[t]` for the batch of `count` inputs loaded in
+    /// ``batchQuantized``: through the integer kernels where the matrix has them, else in floats
+    /// (rounded to 16 bits for 16-bit weights), each row decoded once for the whole batch.
+    private func multiply(_ matrix: WeightMatrix, batchOf count: Int, into outputs: UnsafeMutablePointer<Float>) {
+        let format = model.activationFormat(of: matrix)
+        batchQuantized.prepare(format, kernels: model.kernelTable)
+        if format.isQuantized {
+            model.multiply(matrix, batchQuantized, count: count, into: outputs)
+        } else {
+            model.multiply(matrix, batch: batchQuantized.original, count: count, into: outputs)
         }
-        batchQuantized.quantize(inputs, count: count * matrix.columns, kernels: model.kernelTable)
-        model.multiply(matrix, batchQuantized, count: count, into: outputs)
     }
 
     private func rmsNorm(_ input: UnsafePointer<Float>, _ weight: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, epsilon: Float) {

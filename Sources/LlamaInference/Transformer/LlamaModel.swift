@@ -162,6 +162,12 @@ public final class LlamaModel: @unchecked Sendable {
         }
     }
 
+    /// The form in which `matrix`'s products take their inputs: floats for every type when the
+    /// products run in floats.
+    func activationFormat(of matrix: WeightMatrix) -> ActivationFormat {
+        integerKernels == nil ? .float : ActivationFormat(weights: matrix.type)
+    }
+
     /// `outputs[t] = matrix × inputs[t]` for `count` vectors quantized together, the rows split
     /// across threads (a matrix too small to share is multiplied by the caller alone).
     func multiply(_ matrix: WeightMatrix, _ inputs: QuantizedVector, count: Int = 1, into outputs: UnsafeMutablePointer<Float>) {
