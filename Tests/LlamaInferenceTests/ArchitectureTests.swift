@@ -9,16 +9,16 @@ import Testing
 /// continuations with its log probabilities at each step.
 @Suite struct ArchitectureTests {
     /// The largest difference allowed between a log probability and llama.cpp's: measured up to
-    /// 0.21 (Qwen 3), 0.17 (Qwen 2, and Llama 3's RoPE factors), 0.15 (Llama), 0.04 (Gemma 3,
-    /// Phi-3), for each variant. The
-    /// products in floats give the same figures, so they come from llama.cpp's rounding: it
-    /// quantizes activations in blocks of 256 for the K-quants, to 16-bit floats for the F16 and
-    /// BF16 weights, and keeps its KV cache in 16-bit floats. (The distributions of random weights
-    /// are flat: the 10 most likely tokens lie within about 1.)
-    static let tolerance = 0.3
+    /// 0.068 (Qwen 3), 0.061 (Qwen 2), 0.059 (Llama, Llama 3), 0.023 (Phi-3), 0.019 (Gemma 3), for
+    /// each variant. Both prepare a product's input as its weight type asks (8 bits in blocks of
+    /// 32, or of 256 for the K-quants; 16-bit floats for F16 and BF16), so what is left is the
+    /// order of the sums and llama.cpp's KV cache in 16-bit floats. (The distributions of random
+    /// weights are flat: the 10 most likely tokens lie within about 1.)
+    static let tolerance = 0.1
     /// How close llama.cpp's log probabilities of two tokens must be for a greedy continuation to
-    /// take either: within that rounding.
-    static let tieMargin = 0.3
+    /// take either: within that rounding. The continuations part where llama.cpp's best two are
+    /// 0.025 (Llama), 0.014 and 0.012 (Llama 3) and 0.005 (Qwen 3) apart; the others do not part.
+    static let tieMargin = 0.05
 
     /// The files: each architecture's, and Llama 3's (`llama` with RoPE frequency factors).
     static let files = [("llama", "llama"), ("qwen2", "qwen2"), ("qwen3", "qwen3"), ("gemma3", "gemma3"), ("phi3", "phi3"), ("llama3", "llama")]
