@@ -2,53 +2,44 @@
 // target (SSE2 on x86-64, NEON on arm64). The reference the other variants are tested against.
 #include "KernelSupport.h"
 
+/// The largest magnitude among `count` floats.
+static float largest_magnitude(const float *x, int count) {
+    float largest = 0;
+    for (int i = 0; i < count; i++) {
+        float magnitude = fabsf(x[i]);
+        largest = magnitude > largest ? magnitude : largest;
+    }
+    return largest;
+}
+
+/// Writes block `block` (32 floats from `x`) as `x × inverse` rounded, with `scale` and its sums.
+static void quantize_block(const float *x, float scale, float inverse, GuidedQuantizedVectors output, size_t block) {
+    int8_t *target = output.values + block * 32;
+    int32_t sum = 0, half = 0;
+    for (int i = 0; i < 32; i++) {
+        target[i] = (int8_t)guided_round(x[i] * inverse);
+        sum += target[i];
+        if (i == 15) half = sum;
+    }
+    output.scales[block] = scale;
+    output.sums[block] = scale * (float)sum;
+    output.halfSums[block] = scale * (float)half;
+}
+
 static void quantize(const float *input, size_t count, GuidedQuantizedVectors output) {
     for (size_t block = 0; block < count / 32; block++) {
-        const float *x = input + block * 32;
-        float largest = 0;
-        for (int i = 0; i < 32; i++) {
-            float magnitude = fabsf(x[i]);
-            largest = magnitude > largest ? magnitude : largest;
-        }
-        float scale = largest / 127;
-        float inverse = scale > 0 ? 1 / scale : 0;
-        int8_t *target = output.values + block * 32;
-        int32_t sum = 0, half = 0;
-        for (int i = 0; i < 32; i++) {
-            target[i] = (int8_t)guided_round(x[i] * inverse);
-            sum += target[i];
-            if (i == 15) half = sum;
-        }
-        output.scales[block] = scale;
-        output.sums[block] = scale * (float)sum;
-        output.halfSums[block] = scale * (float)half;
+        float scale = largest_magnitude(input + block * 32, 32) / 127;
+        quantize_block(input + block * 32, scale, scale > 0 ? 1 / scale : 0, output, block);
     }
 }
 
 void guided_quantize_blocks256(const float *input, size_t count, GuidedQuantizedVectors output) {
     for (size_t group = 0; group < count / 256; group++) {
-        const float *x = input + group * 256;
-        float largest = 0;
-        for (int i = 0; i < 256; i++) {
-            float magnitude = fabsf(x[i]);
-            largest = magnitude > largest ? magnitude : largest;
-        }
+        float largest = largest_magnitude(input + group * 256, 256);
         // The inverse first, then the scale from it, as llama.cpp computes them.
         float inverse = largest > 0 ? 127 / largest : 0;
         float scale = largest > 0 ? 1 / inverse : 0;
-        for (size_t block = group * 8; block < group * 8 + 8; block++) {
-            const float *source = input + block * 32;
-            int8_t *target = output.values + block * 32;
-            int32_t sum = 0, half = 0;
-            for (int i = 0; i < 32; i++) {
-                target[i] = (int8_t)guided_round(source[i] * inverse);
-                sum += target[i];
-                if (i == 15) half = sum;
-            }
-            output.scales[block] = scale;
-            output.sums[block] = scale * (float)sum;
-            output.halfSums[block] = scale * (float)half;
-        }
+        for (size_t block = group * 8; block < group * 8 + 8; block++) quantize_block(input + block * 32, scale, inverse, output, block);
     }
 }
 
