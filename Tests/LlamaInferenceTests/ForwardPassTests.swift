@@ -123,6 +123,27 @@ import Testing
         }
     }
 
+    /// A batch is shared across threads by positions, by attention's interleaved positions and by
+    /// blocks of its quantized inputs, and a product by rows: the logits do not depend on how many
+    /// threads there are, bit for bit, in batches and token by token.
+    @Test(arguments: [KernelVariant.portable, .preferred])
+    func threadsDoNotChangeTheLogits(_ variant: KernelVariant) throws {
+        let file = try TestModel.require()
+        let tokens = try Self.references().flatMap(\.tokens)
+        func logits(threads: Int) throws -> [Float] {
+            let session = InferenceSession(model: try LlamaModel(file: file, threadCount: threads, kernels: variant), contextLength: 256)
+            try session.evaluate(tokens)
+            try session.evaluate([tokens[0]])
+            return Array(session.logits)
+        }
+        let single = try logits(threads: 1)
+        for threads in [2, 3] {
+            let shared = try logits(threads: threads)
+            let differing = zip(single, shared).filter { $0.0.bitPattern != $0.1.bitPattern }.count
+            #expect(differing == 0, "\(variant), \(threads) threads: \(differing) logits differ from one thread's")
+        }
+    }
+
     @Test func theContextIsBounded() throws {
         let model = try LlamaModel(file: try TestModel.require())
         let session = InferenceSession(model: model, contextLength: 4)

@@ -58,23 +58,56 @@ struct QuantizedVector: @unchecked Sendable {
         format = nil
     }
 
-    /// Puts the input in `format`, unless it is in it already.
-    mutating func prepare(_ format: ActivationFormat, kernels: UnsafePointer<GuidedKernelTable>) {
+    /// Runs `body(chunk, range)` for shares of `0..<count` that together cover it, and returns when
+    /// all are done: on the caller's thread alone, or spread over threads.
+    typealias Splitter = (_ count: Int, _ body: (Int, Range<Int>) -> Void) -> Void
+
+    /// How many elements an input holds before its preparation is split across threads.
+    private static let splitThreshold = 8192
+
+    /// Puts the input in `format`, unless it is in it already; a long input (a batch) is prepared
+    /// in shares by `split`.
+    mutating func prepare(_ format: ActivationFormat, kernels: UnsafePointer<GuidedKernelTable>, split: Splitter? = nil) {
         guard format != self.format else { return }
         self.format = format
-        switch format {
-        case .blocks32: kernels.pointee.quantize(input, count, vectors)
-        case .blocks256: guided_quantize_blocks256(input, count, vectors)
-        case .float: original = input
-        case .half, .bfloat:
-            let target = rounded ?? .allocate(capacity: capacity)
-            rounded = target
-            if format == .half {
-                for index in 0..<count { target[index] = ActivationFormat.roundedToHalf(input[index]) }
-            } else {
-                for index in 0..<count { target[index] = ActivationFormat.roundedToBFloat(input[index]) }
+        if format == .float {
+            original = input
+            return
+        }
+        let input = input, count = count, vectors = vectors
+        var target: UnsafeMutablePointer<Float>?
+        if !format.isQuantized {
+            let buffer = rounded ?? .allocate(capacity: capacity)
+            rounded = buffer
+            original = UnsafePointer(buffer)
+            target = buffer
+        }
+        // Shares of whole blocks, of the size the format quantizes together.
+        let unit = switch format {
+        case .blocks32: 32
+        case .blocks256: 256
+        case .half, .bfloat, .float: 1
+        }
+        let prepareShare = { (_: Int, units: Range<Int>) in
+            let start = units.lowerBound * unit, length = units.count * unit
+            guard length > 0 else { return }
+            let share = GuidedQuantizedVectors(
+                values: vectors.values + start, scales: vectors.scales + start / 32, sums: vectors.sums + start / 32,
+                halfSums: vectors.halfSums + start / 32)
+            switch format {
+            case .blocks32: kernels.pointee.quantize(input + start, length, share)
+            case .blocks256: guided_quantize_blocks256(input + start, length, share)
+            case .half, .bfloat:
+                guard let target else { return }
+                let round = format == .half ? ActivationFormat.roundedToHalf : ActivationFormat.roundedToBFloat
+                for index in start..<start + length { target[index] = round(input[index]) }
+            case .float: break
             }
-            original = UnsafePointer(target)
+        }
+        if let split, count >= Self.splitThreshold {
+            split(count / unit, prepareShare)
+        } else {
+            prepareShare(0, 0..<count / unit)
         }
     }
 }

@@ -19,6 +19,7 @@ public final class InferenceSession {
     private let projected: UnsafeMutablePointer<Float>
     private let gate: UnsafeMutablePointer<Float>
     private let up: UnsafeMutablePointer<Float>
+    /// Attention's scores: one row of the context's length per thread.
     private let scores: UnsafeMutablePointer<Float>
     /// The rotary frequencies of the global layers, and of the sliding-window layers.
     private let ropeFrequencies: [Float]
@@ -63,7 +64,7 @@ public final class InferenceSession {
         projected = .allocate(capacity: width)
         gate = .allocate(capacity: configuration.feedForwardLength)
         up = .allocate(capacity: configuration.feedForwardLength)
-        scores = .allocate(capacity: self.contextLength)
+        scores = .allocate(capacity: self.contextLength * model.threadCount)
         logits = .allocate(capacity: configuration.vocabularySize)
         let widest = max(width, configuration.feedForwardLength, configuration.queryDimension)
         quantized = QuantizedVector(capacity: widest)
@@ -130,7 +131,7 @@ public final class InferenceSession {
             multiply(layer.key, into: keyRow)
             multiply(layer.value, into: valueRow)
             prepare(query: query, key: keyRow, value: valueRow, layer: layer, layerIndex: layerIndex, at: position)
-            attend(query, into: attention, layerIndex: layerIndex, upTo: position)
+            attend(query, into: attention, layerIndex: layerIndex, upTo: position, scores: scores)
             quantized.load(attention, count: configuration.queryDimension)
             multiply(layer.attentionOutput, into: projected)
             addToResidual(projected, norm: layer.postAttentionNorm, into: hidden)
@@ -226,8 +227,11 @@ public final class InferenceSession {
     }
 
     /// Attention of one position's query over the cached keys and values up to `last` (within
-    /// the sliding window on the layers that have one).
-    private func attend(_ query: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, layerIndex: Int, upTo last: Int) {
+    /// the sliding window on the layers that have one), with room for its scores in `scores`.
+    private func attend(
+        _ query: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, layerIndex: Int, upTo last: Int,
+        scores: UnsafeMutablePointer<Float>
+    ) {
         let configuration = model.configuration
         let headDimension = configuration.headDimension
         let kvDimension = configuration.keyValueDimension
@@ -265,16 +269,23 @@ public final class InferenceSession {
             for buffer in [hiddens, normeds, queries, attentions, projections, newKeys, newValues, gates, ups] { buffer.deallocate() }
         }
         for (offset, token) in tokens.enumerated() { embed(token, into: hiddens + offset * width) }
+        // The work of each position, in shares of the batch across the threads.
+        func forEachPosition(_ body: (Int) -> Void) {
+            model.parallelize(count) { _, offsets in
+                for offset in offsets { body(offset) }
+            }
+        }
+        let threads = model.threadCount
         for (layerIndex, layer) in model.layers.enumerated() {
             let layerBase = layerIndex * contextLength * kvDimension
-            for offset in 0..<count {
+            forEachPosition { offset in
                 rmsNorm(hiddens + offset * width, layer.attentionNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
             }
             batchQuantized.load(normeds, count: count * width)
             multiply(layer.query, batchOf: count, into: queries)
             multiply(layer.key, batchOf: count, into: newKeys)
             multiply(layer.value, batchOf: count, into: newValues)
-            for offset in 0..<count {
+            forEachPosition { offset in
                 let at = position + offset
                 prepare(
                     query: queries + offset * queryDimension, key: newKeys + offset * kvDimension, value: newValues + offset * kvDimension,
@@ -282,22 +293,31 @@ public final class InferenceSession {
                 (keys + layerBase + at * kvDimension).update(from: newKeys + offset * kvDimension, count: kvDimension)
                 (values + layerBase + at * kvDimension).update(from: newValues + offset * kvDimension, count: kvDimension)
             }
-            for offset in 0..<count {
-                attend(queries + offset * queryDimension, into: attentions + offset * queryDimension, layerIndex: layerIndex, upTo: position + offset)
+            // Later positions attend to more: each thread takes every `threads`-th position.
+            model.parallelize(threads) { chunk, _ in
+                for offset in stride(from: chunk, to: count, by: threads) {
+                    attend(
+                        queries + offset * queryDimension, into: attentions + offset * queryDimension, layerIndex: layerIndex,
+                        upTo: position + offset, scores: scores + chunk * contextLength)
+                }
             }
             batchQuantized.load(attentions, count: count * queryDimension)
             multiply(layer.attentionOutput, batchOf: count, into: projections)
-            for offset in 0..<count { addToResidual(projections + offset * width, norm: layer.postAttentionNorm, into: hiddens + offset * width) }
-            for offset in 0..<count {
+            forEachPosition { offset in
+                addToResidual(projections + offset * width, norm: layer.postAttentionNorm, into: hiddens + offset * width)
                 rmsNorm(hiddens + offset * width, layer.feedForwardNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
             }
             batchQuantized.load(normeds, count: count * width)
             multiply(layer.gate, batchOf: count, into: gates)
             multiply(layer.up, batchOf: count, into: ups)
-            activate(gates, ups, count: count * feedForward)
+            forEachPosition { offset in
+                activate(gates + offset * feedForward, ups + offset * feedForward, count: feedForward)
+            }
             batchQuantized.load(gates, count: count * feedForward)
             multiply(layer.down, batchOf: count, into: projections)
-            for offset in 0..<count { addToResidual(projections + offset * width, norm: layer.postFeedForwardNorm, into: hiddens + offset * width) }
+            forEachPosition { offset in
+                addToResidual(projections + offset * width, norm: layer.postFeedForwardNorm, into: hiddens + offset * width)
+            }
         }
         position += count
         hidden.update(from: hiddens + (count - 1) * width, count: width)
@@ -316,7 +336,7 @@ public final class InferenceSession {
     /// (rounded to 16 bits for 16-bit weights), each row decoded once for the whole batch.
     private func multiply(_ matrix: WeightMatrix, batchOf count: Int, into outputs: UnsafeMutablePointer<Float>) {
         let format = model.activationFormat(of: matrix)
-        batchQuantized.prepare(format, kernels: model.kernelTable)
+        batchQuantized.prepare(format, kernels: model.kernelTable, split: model.parallelize)
         if format.isQuantized {
             model.multiply(matrix, batchQuantized, count: count, into: outputs)
         } else {

@@ -155,7 +155,7 @@ public final class LlamaModel: @unchecked Sendable {
     func multiply(_ matrix: WeightMatrix, batch inputs: UnsafePointer<Float>, count: Int, into outputs: UnsafeMutablePointer<Float>) {
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: matrix.columns * threadCount)
         defer { scratch.deallocate() }
-        forEachChunk(of: matrix.rows) { chunk, rows in
+        parallelize(matrix.rows) { chunk, rows in
             matrix.multiply(
                 batch: inputs, inputStride: matrix.columns, count: count, into: outputs, outputStride: matrix.rows,
                 rows: rows, scratch: scratch + chunk * matrix.columns)
@@ -175,13 +175,14 @@ public final class LlamaModel: @unchecked Sendable {
             matrix.multiply(inputs, count: count, into: outputs, outputStride: matrix.rows, rows: 0..<matrix.rows, kernels: integerKernels)
             return
         }
-        forEachChunk(of: matrix.rows) { _, rows in
+        parallelize(matrix.rows) { _, rows in
             matrix.multiply(inputs, count: count, into: outputs, outputStride: matrix.rows, rows: rows, kernels: integerKernels)
         }
     }
 
-    /// Runs `body(chunk, rows)` on the pool for each thread's share of `count` rows.
-    private func forEachChunk(of count: Int, _ body: (Int, Range<Int>) -> Void) {
+    /// Runs `body(chunk, range)` on the pool for each thread's share of `0..<count`, chunk `0` on
+    /// the caller's thread, and returns when all are done.
+    func parallelize(_ count: Int, _ body: (Int, Range<Int>) -> Void) {
         let chunks = threadCount
         workers.run { chunk in body(chunk, count * chunk / chunks..<count * (chunk + 1) / chunks) }
     }
