@@ -35,6 +35,32 @@ static int x86_supports_avx512(void) {
     int f = (ebx >> 16) & 1, bw = (ebx >> 30) & 1, vl = (ebx >> 31) & 1, vnni = (ecx >> 11) & 1;
     return f && bw && vl && vnni;
 }
+
+/// Whether the CPU's vendor string is Intel's.
+static int x86_is_intel(void) {
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return 0;
+    char vendor[13];
+    memcpy(vendor, &ebx, 4);
+    memcpy(vendor + 4, &edx, 4);
+    memcpy(vendor + 8, &ecx, 4);
+    vendor[12] = 0;
+    return strcmp(vendor, "GenuineIntel") == 0;
+}
+
+size_t guided_stream_prefetch_distance(void) {
+    // 0 until the first call; every call computes the same value, so racing calls agree.
+    static size_t cached = 0;
+    size_t distance = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (distance == 0) {
+        // Measured with Gemma 3 270M's decode: on a 2-core Xeon (Sapphire Rapids, family 6 model
+        // 167), 4096 bytes ahead ran 20% to 40% faster than 256; on a 2-core Zen 4, 256 ran
+        // faster than 1024.
+        distance = x86_is_intel() ? 4096 : 256;
+        __atomic_store_n(&cached, distance, __ATOMIC_RELAXED);
+    }
+    return distance;
+}
 #endif
 
 #if defined(__aarch64__)

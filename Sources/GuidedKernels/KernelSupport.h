@@ -115,6 +115,10 @@ static inline float guided_round(float x) {
 
 extern const GuidedKernelTable guided_portable_kernels;
 #if defined(__x86_64__)
+/// How far ahead of the block being read the products with one vector, which stream the matrix
+/// from memory once, ask for the next rows' bytes: a page ahead on Intel CPUs, whose hardware
+/// prefetchers stop at page boundaries, 256 bytes elsewhere.
+size_t guided_stream_prefetch_distance(void);
 extern const GuidedKernelTable guided_avx2_kernels;
 extern const GuidedKernelTable guided_avx512_kernels;
 #endif

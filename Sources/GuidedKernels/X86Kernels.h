@@ -8,13 +8,6 @@
 
 #define INLINE __attribute__((always_inline)) static inline
 
-/// How far ahead of the block being read the next rows' bytes are asked for, in the products with
-/// one vector, which stream the matrix from memory once. A page ahead: the hardware prefetchers
-/// stop at page boundaries, and a nearer request arrives too late (on a 2-core Xeon with AVX-512,
-/// 256 bytes ahead gave 17 to 21 tokens/s of Gemma 3 270M decode, 4096 gave 21 to 26; SmolLM2 39 to
-/// 48 and 62 to 67).
-#define PREFETCH_DISTANCE 4096
-
 INLINE X86_TARGET float horizontal_sum(__m256 v) {
     __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     sum = _mm_add_ps(sum, _mm_movehl_ps(sum, sum));
@@ -191,14 +184,15 @@ INLINE X86_TARGET __m256 block_product(int type, __m256i weights, __m256i x) {
 #endif
 }
 
-/// Two rows with one vector, which is loaded once for both.
+/// Two rows with one vector, which is loaded once for both; the rows' bytes `prefetch` ahead are
+/// asked for.
 INLINE X86_TARGET void two_rows(
-    int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *outputs) {
+    int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t prefetch) {
     __m256 lanes0 = _mm256_setzero_ps(), lanes1 = _mm256_setzero_ps();
     float offsets0 = 0, offsets1 = 0;
     for (size_t b = 0; b < blocks; b++) {
-        _mm_prefetch((const char *)guided_block_of(type, first, b) + PREFETCH_DISTANCE, _MM_HINT_T0);
-        _mm_prefetch((const char *)guided_block_of(type, second, b) + PREFETCH_DISTANCE, _MM_HINT_T0);
+        _mm_prefetch((const char *)guided_block_of(type, first, b) + prefetch, _MM_HINT_T0);
+        _mm_prefetch((const char *)guided_block_of(type, second, b) + prefetch, _MM_HINT_T0);
         __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
         __m256 inputScale = _mm256_set1_ps(x.scales[b]);
         float inputSum = x.sums[b];
@@ -394,9 +388,10 @@ INLINE X86_TARGET void multiply_rows(
     GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
     const uint8_t *base = (const uint8_t *)matrix;
     if (vectorCount == 1) {
+        size_t prefetch = guided_stream_prefetch_distance();
         size_t row = rowStart;
         for (; row + 2 <= rowEnd; row += 2) {
-            two_rows(type, base + row * rowBytes, base + (row + 1) * rowBytes, blocks, inputs, outputs + row);
+            two_rows(type, base + row * rowBytes, base + (row + 1) * rowBytes, blocks, inputs, outputs + row, prefetch);
         }
         if (row < rowEnd) outputs[row] = one_row(type, base + row * rowBytes, blocks, inputs);
         return;
