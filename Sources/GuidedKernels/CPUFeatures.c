@@ -53,9 +53,9 @@ size_t guided_stream_prefetch_distance(void) {
     static size_t cached = 0;
     size_t distance = __atomic_load_n(&cached, __ATOMIC_RELAXED);
     if (distance == 0) {
-        // Measured with Gemma 3 270M's decode: on a 2-core Xeon (Sapphire Rapids, family 6 model
-        // 167), 4096 bytes ahead ran 20% to 40% faster than 256; on a 2-core Zen 4, 256 ran
-        // faster than 1024.
+        // Measured with Gemma 3 270M's decode: on a 2-core Xeon (family 6, model 167, AVX-512),
+        // 4096 bytes ahead ran 20% to 40% faster than 256; on a 2-core Zen 4, 256 ran faster
+        // than 1024.
         distance = x86_is_intel() ? 4096 : 256;
         __atomic_store_n(&cached, distance, __ATOMIC_RELAXED);
     }
