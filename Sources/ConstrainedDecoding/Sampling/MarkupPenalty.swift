@@ -1,6 +1,6 @@
 /// Nudges the JSON a small model writes towards text for people, away from what it writes when it
-/// imitates the code around a value: tokens whose text (up to a closing quote) holds one of
-/// `_ | { }`, a capital letter straight after a lowercase one (`workoutPlan`), and a value
+/// imitates the code and pages around a value: tokens whose text (up to a closing quote) holds
+/// one of `_ | { } < >` or `//` (tags, addresses), a capital letter straight after a lowercase one (`workoutPlan`), and a value
 /// closed as soon as it is opened (`[]`, `""`). The penalty is a fixed amount off the logit, so a
 /// token the model is sure of still comes through, and nothing the schema allows is ruled out.
 public struct MarkupPenalty: Sendable {
@@ -16,7 +16,7 @@ public struct MarkupPenalty: Sendable {
     /// A penalty over a vocabulary of `tokens` (each token's bytes).
     public init(tokens: [[UInt8]], amount: Float = 4) {
         self.amount = amount
-        let marks = Set("_|{}".utf8)
+        let marks = Set("_|{}<>".utf8)
         var markup: [Int32] = []
         var capitalized: [Int32] = []
         var closers: (array: [Int32], string: [Int32]) = ([], [])
@@ -24,7 +24,7 @@ public struct MarkupPenalty: Sendable {
             if bytes.first == UInt8(ascii: "]") { closers.array.append(Int32(id)) }
             if bytes.first == UInt8(ascii: "\"") { closers.string.append(Int32(id)) }
             let text = bytes.prefix { $0 != UInt8(ascii: "\"") }
-            if text.contains(where: marks.contains) { markup.append(Int32(id)) }
+            if text.contains(where: marks.contains) || text.contains("//".utf8) { markup.append(Int32(id)) }
             if let first = bytes.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") { capitalized.append(Int32(id)) }
         }
         self.markup = markup
