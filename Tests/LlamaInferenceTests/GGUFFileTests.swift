@@ -74,6 +74,22 @@ import Testing
         #expect(file.tensorsByName["output.weight"] == nil)
     }
 
+    @Test func samplingAdviceIsReadWhereUsable() throws {
+        let bytes = GGUFWriter.file(
+            metadata: [
+                ("general.sampling.temp", Float(0.5)), ("general.sampling.top_p", Float(1.5)), ("general.sampling.min_p", "0.05"),
+            ],
+            tensors: [])
+        let advice = RecommendedSampling(file: try read(bytes).get())
+        // A top-p above 1 and a min-p written as text are not usable: they stay unset.
+        #expect(advice == RecommendedSampling(temperature: 0.5))
+        #expect(RecommendedSampling(file: try read(GGUFWriter.file(metadata: [], tensors: [])).get()) == RecommendedSampling())
+        let full = GGUFWriter.file(
+            metadata: [("general.sampling.temp", Float(0.25)), ("general.sampling.top_p", Float(0.5)), ("general.sampling.min_p", Float(0.125))],
+            tensors: [])
+        #expect(RecommendedSampling(file: try read(full).get()) == RecommendedSampling(temperature: 0.25, probabilityThreshold: 0.5, minimumRelativeProbability: 0.125))
+    }
+
     @Test func truncatedAndCorruptedCopiesOfTheModelNeverCrash() throws {
         let file = try TestModel.require()
         let header = Array(file.bytes[0..<min(file.bytes.count, 2_000_000)])

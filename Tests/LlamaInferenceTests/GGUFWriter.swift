@@ -11,7 +11,7 @@ struct GGUFWriter {
         bytes += text.utf8
     }
 
-    /// A file with string and integer metadata and F32 tensors of the given shapes.
+    /// A file with string, integer and float metadata and F32 tensors of the given shapes.
     static func file(
         version: UInt32 = 3, metadata: [(String, Any)], tensors: [(name: String, dimensions: [UInt64], values: [Float])]
     ) -> [UInt8] {
@@ -29,6 +29,9 @@ struct GGUFWriter {
             case let number as UInt32:
                 writer.integer(UInt32(4))
                 writer.integer(number)
+            case let number as Float:
+                writer.integer(UInt32(6))
+                writer.integer(number.bitPattern)
             case let texts as [String]:
                 writer.integer(UInt32(9))
                 writer.integer(UInt32(8))

@@ -28,7 +28,8 @@ struct EmbeddedModel: LanguageModelBackend {
         let template = try templateName.map { name throws(ChatTemplate.UnknownTemplateError) in try ChatTemplate(named: name) }
             ?? ChatTemplate(file: file)
         return try LoadedEmbeddedModel(
-            model: LlamaModel(file: file, threadCount: threadCount), tokenizer: makeTokenizer(file: file), template: template)
+            model: LlamaModel(file: file, threadCount: threadCount), tokenizer: makeTokenizer(file: file), template: template,
+            sampling: RecommendedSampling(file: file))
     }
 }
 
@@ -38,19 +39,24 @@ final class LoadedEmbeddedModel: LoadedLanguageModel {
     let tokenizer: any Tokenizer
     let template: ChatTemplate
     let stopTokens: Set<Int32>
+    let sampling: RecommendedSampling
     /// One evaluation at a time: the model's worker threads serve one caller.
     let evaluation = NSLock()
 
-    init(model: LlamaModel, tokenizer: any Tokenizer, template: ChatTemplate) {
+    init(model: LlamaModel, tokenizer: any Tokenizer, template: ChatTemplate, sampling: RecommendedSampling = RecommendedSampling()) {
         self.model = model
         self.tokenizer = tokenizer
         self.template = template
+        self.sampling = sampling
         stopTokens = Set(tokenizer.encode(template.endOfTurn, parsingSpecialTokens: true) + [tokenizer.endOfText])
     }
 
     var tokenBytes: [[UInt8]] { tokenizer.tokenBytes }
     var trainedContextLength: Int? { model.configuration.contextLength }
     var specialTokens: Set<Int32> { tokenizer.specialTokens }
+    var recommendedTemperature: Double? { sampling.temperature }
+    var recommendedProbabilityThreshold: Double? { sampling.probabilityThreshold }
+    var recommendedMinimumRelativeProbability: Double? { sampling.minimumRelativeProbability }
 
     func tokenize(_ text: String, parsingSpecialTokens: Bool) -> [Int32] {
         tokenizer.encode(text, parsingSpecialTokens: parsingSpecialTokens)

@@ -43,11 +43,23 @@ public protocol LoadedLanguageModel: AnyObject, Sendable {
     /// The longest context the model was trained for, when it says (a GGUF file's
     /// `ARCH.context_length`): sessions hold no more than that.
     var trainedContextLength: Int? { get }
+    /// The temperature the model's authors recommend (a GGUF file's `general.sampling.temp`),
+    /// used when a request's ``GenerationOptions/temperature`` is `nil`.
+    var recommendedTemperature: Double? { get }
+    /// The nucleus share they recommend (`general.sampling.top_p`), used when a request leaves
+    /// the sampling mode to the engine.
+    var recommendedProbabilityThreshold: Double? { get }
+    /// The min-p share they recommend (`general.sampling.min_p`) for random sampling.
+    var recommendedMinimumRelativeProbability: Double? { get }
 }
 
 extension LoadedLanguageModel {
     /// No limit of its own by default: the backend's ``LanguageModelBackend/contextSize`` holds.
     public var trainedContextLength: Int? { nil }
+    /// No advice by default: the engine's defaults hold.
+    public var recommendedTemperature: Double? { nil }
+    public var recommendedProbabilityThreshold: Double? { nil }
+    public var recommendedMinimumRelativeProbability: Double? { nil }
 }
 
 /// One sequence of tokens running through a model, with its cache.

@@ -58,7 +58,8 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     /// Whether the model may call tools; `nil` for ``ToolCallingMode/allowed``.
     public var toolCallingMode: ToolCallingMode?
     /// How far from the most likely tokens sampling strays: 0 is greedy, 1 the model's own
-    /// distribution; `nil` for the default (0.7).
+    /// distribution; `nil` for the model's recommendation (a GGUF file's `general.sampling.temp`),
+    /// else 0.7.
     public var temperature: Double?
     /// The most tokens the response may have. A structured response that is not complete by then
     /// fails with ``LanguageModelSession/GenerationError/decodingFailure(_:)``; a text response
