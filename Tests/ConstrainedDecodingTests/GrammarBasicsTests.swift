@@ -1,4 +1,6 @@
 @testable import ConstrainedDecoding
+import Foundation
+import PartialJSON
 import Testing
 
 /// Small schemas whose accepted documents are known.
@@ -327,6 +329,34 @@ import Testing
         #expect(lenient?.droppedKeywords == ["unevaluatedItems at /properties/a"])
         // Keywords outside the vocabulary are annotations, listed but never refused.
         #expect(lenient?.ignoredKeywords == ["x-kubernetes-kind at /properties/a", "minlength at /properties/a"])
+    }
+
+    @Test func indentedLayout() throws {
+        let schema = #"""
+            {"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"}},"b":{"type":"object","properties":{"c":{"type":"string"}}},"d":true},"required":["a"]}
+            """#
+        let options = CompileOptions(whitespace: .indented(2))
+        #expect(try accepts(schema, "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {\n    \"c\": \"x\"\n  }\n}", options: options))
+        // Empty arrays and objects are closed at once.
+        #expect(try accepts(schema, "{\n  \"a\": [],\n  \"b\": {}\n}", options: options))
+        #expect(try !accepts(schema, "{\n  \"a\": [\n  ]\n}", options: options))
+        // Any value laid out too, one level further in.
+        #expect(try accepts(schema, "{\n  \"a\": [],\n  \"d\": {\n    \"e\": [\n      true\n    ]\n  }\n}", options: options))
+        #expect(try accepts(schema, "{\n  \"a\": [],\n  \"d\": [\n    {},\n    []\n  ]\n}", options: options))
+        #expect(try !accepts(schema, #"{"a":[1,2]}"#, options: options))
+        #expect(try !accepts(schema, "{\n    \"a\": []\n}", options: options))
+        #expect(try !accepts(schema, "{\n  \"a\":[]\n}", options: options))
+    }
+
+    @Test func indentedLayoutOfARecursiveTypeStopsIndentingPastItsDepth() throws {
+        let schema = ##"{"$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"}}}},"$ref":"#/$defs/n"}"##
+        let options = CompileOptions(whitespace: .indented(1))
+        var value = JSONValue.object(JSONObject())
+        for _ in 0..<(SchemaCompiler.maximumLayoutDepth + 3) { value = .object(JSONObject([.init(key: "next", value: value)])) }
+        let spelling = try #require(InstanceSpellings.all(value, indent: 1)?.first)
+        #expect(spelling.contains("\n" + String(repeating: " ", count: SchemaCompiler.maximumLayoutDepth + 1) + "\"next\": {}"))
+        #expect(try accepts(schema, spelling, options: options))
+        #expect(try !accepts(schema, spelling.replacingOccurrences(of: "\n ", with: "\n  "), options: options))
     }
 
     @Test func flexibleWhitespace() throws {

@@ -45,6 +45,56 @@ import Testing
         #expect(compiled > schemas * 3 / 4)
     }
 
+    /// On every other schema, the indented layout lets through the same values as the compact
+    /// one: each spelling of each instance is accepted in both layouts or in neither. The layout
+    /// takes more automaton states, so a few schemas near the budget compile only compact.
+    @Test func indentedLayoutAcceptsTheSameValues() throws {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+        guard !files.isEmpty else { return }
+        let compact = CompileOptions(extraProperties: .allow)
+        let indented = CompileOptions(whitespace: .indented(2), extraProperties: .allow)
+        var compared = 0
+        var accepted = 0
+        var compiled = 0
+        var tooLarge = 0
+        for file in files {
+            let text = try String(contentsOf: Self.folder.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n").enumerated() where number % 2 == 0 {
+                let entry = try JSONValue(parsing: String(line))
+                guard let schema = entry["schema"]?.jsonString, case .array(let tests)? = entry["tests"],
+                    let flat = try? CompiledGrammar(jsonSchema: schema, options: compact)
+                else { continue }
+                compiled += 1
+                let laidOut: CompiledGrammar
+                do {
+                    laidOut = try CompiledGrammar(jsonSchema: schema, options: indented)
+                } catch {
+                    guard case .tooLarge = error else { throw error }
+                    tooLarge += 1
+                    continue
+                }
+                let flatMatcher = GrammarMatcher(grammar: flat)
+                let laidOutMatcher = GrammarMatcher(grammar: laidOut)
+                for test in tests {
+                    guard let instance = test["data"], let spellings = InstanceSpellings.all(instance, limit: 50),
+                        let layouts = InstanceSpellings.all(instance, limit: 50, indent: 2), spellings.count == layouts.count
+                    else { continue }
+                    for (spelling, layout) in zip(spellings, layouts) {
+                        let expected = flatMatcher.accepts(document: Array(spelling.utf8))
+                        compared += 1
+                        if expected { accepted += 1 }
+                        if laidOutMatcher.accepts(document: Array(layout.utf8)) != expected {
+                            Issue.record("\(entry["id"]?.stringValue ?? "?"): the compact layout \(expected ? "accepts" : "refuses") \(spelling.prefix(200)), the indented one not")
+                        }
+                    }
+                }
+            }
+        }
+        print("JSONSchemaBench-dev, indented layout: \(compared) spellings compared, \(accepted) accepted; \(tooLarge) of \(compiled) schemas too large")
+        #expect(accepted > 1000)
+        #expect(tooLarge * 100 <= compiled)
+    }
+
     /// On a sample of the schemas, the mask at each step of a valid instance's spelling holds
     /// exactly the tokens that the matcher accepts one by one, over a vocabulary cut from the
     /// instances themselves (keys, quotes, escapes and partial characters, as real ones have).

@@ -67,10 +67,11 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         #expect(try response.content.value(String.self, forProperty: "name") == "Tom")
         #expect(model.conversations.last?.contains("\"age\": integer, at least 0, at most 20") == true)
         #expect(model.conversations.last?.contains("// The pet's name") == true)
-        // The schema is described in the system message; the request stands alone in its own.
+        // The schema is described in the system message, with the short request said again after
+        // it; the request stands alone in its own message.
         let first = try #require(model.conversations.last)
         #expect(first.hasPrefix("<|system|>Be brief.\n\nRespond with a JSON value (pet) of this form:\n{"))
-        #expect(first.hasSuffix("}<|end|><|user|>A pet<|end|><|assistant|>"))
+        #expect(first.hasSuffix("}\n\nThe request: A pet<|end|><|user|>A pet<|end|><|assistant|>"))
         _ = try await session.respond(to: "Another", schema: Pet.generationSchema, includeSchemaInPrompt: false)
         let last = try #require(model.conversations.last)
         #expect(last.hasSuffix("<|user|>Another<|end|><|assistant|>"))
@@ -82,7 +83,16 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         _ = try await session(model, instructions: nil).respond(to: "A pet", schema: Pet.generationSchema)
         let last = try #require(model.conversations.last)
         #expect(last.hasPrefix("<|system|>Respond with a JSON value (pet) of this form:\n{"))
-        #expect(last.hasSuffix("}<|end|><|user|>A pet<|end|><|assistant|>"))
+        #expect(last.hasSuffix("}\n\nThe request: A pet<|end|><|user|>A pet<|end|><|assistant|>"))
+    }
+
+    @Test func aLongRequestIsNotSaidAgain() async throws {
+        let model = ScriptedModel(replies: [#"{"name":"Tom","age":2,"tags":[]}"#])
+        let request = "A pet. " + String(repeating: "It likes long walks. ", count: 30)
+        _ = try await session(model).respond(to: request, schema: Pet.generationSchema)
+        let last = try #require(model.conversations.last)
+        #expect(!last.contains("The request:"))
+        #expect(last.hasSuffix("}<|end|><|user|>\(request)<|end|><|assistant|>"))
     }
 
     @Test func streamingGivesGrowingSnapshotsThenTheValue() async throws {

@@ -6,6 +6,11 @@ public struct CompileOptions: Sendable, Equatable {
         case compact
         /// Up to `maximum` whitespace characters wherever JSON allows whitespace between tokens.
         case flexible(maximum: Int)
+        /// One spelling per value, laid out as people and the pages models learn from write
+        /// JSON: each member and element on its own line, indented by `indent` spaces per level
+        /// (up to ``maximumLayoutDepth`` levels), a space after each colon, and empty arrays and
+        /// objects as `[]` and `{}`.
+        case indented(Int)
     }
 
     /// Whether objects may hold properties their schema does not name.

@@ -48,9 +48,9 @@ extension SchemaCompiler {
             let (schema, elementPointer) = elementSchema(index)
             if sharesElements, index >= prefix.count, let known = restAcceptsSome, case .object = schema {
                 guard known else { return nil }
-                return try compiler.builder.call(compiler.definition(elementPointer, schema: schema, key: elementPointer + "#" + schema.json))
+                return try compiler.builder.call(compiler.nested { $0.definition(elementPointer, schema: schema, key: elementPointer + "#" + schema.json) })
             }
-            let value = try compiler.compile(schema, at: elementPointer)
+            let value = try compiler.nested { (compiler: inout SchemaCompiler) throws(SchemaError) in try compiler.compile(schema, at: elementPointer) }
             if index >= prefix.count { restAcceptsSome = value != nil }
             return value
         }
@@ -65,7 +65,7 @@ extension SchemaCompiler {
                 if maximum == nil, index >= minimum, index >= prefix.count {
                     // From here on the same element repeats: a loop.
                     let (element, elementPointer) = elementSchema(index)
-                    if let value = try compiler.compile(element, at: elementPointer) {
+                    if let value = try compiler.nested({ (compiler: inout SchemaCompiler) throws(SchemaError) in try compiler.compile(element, at: elementPointer) }) {
                         let item = try compiler.builder.sequence([try compiler.token(","), value])
                         return try compiler.builder.star(item)
                     }
@@ -78,20 +78,15 @@ extension SchemaCompiler {
             return options.isEmpty ? nil : try compiler.builder.alternation(options)
         }
 
-        var contents: Fragment?
-        let canBeEmpty = minimum == 0
         var nonEmpty: Fragment?
         if maximum.map({ $0 > 0 }) ?? true, let value = try element(0, &self), let after = try tail(1, &self) {
-            nonEmpty = try builder.sequence([value, after])
+            nonEmpty = try builder.sequence([try whitespace(.opening), value, after, try whitespace(.closing)])
         }
-        switch (canBeEmpty, nonEmpty) {
-        case (true, let some?): contents = try builder.optional(some)
-        case (true, nil): contents = try builder.empty()
-        case (false, let some?): contents = some
-        case (false, nil): contents = nil
-        }
-        guard let contents else { return nil }
-        return try builder.sequence([try builder.literal("[".utf8), try whitespace(), contents, try whitespace(), try builder.literal("]".utf8)])
+        // An empty array is `[]` in every layout.
+        var bodies: [Fragment] = nonEmpty.map { [$0] } ?? []
+        if minimum == 0 { bodies.append(try whitespace()) }
+        guard !bodies.isEmpty else { return nil }
+        return try builder.sequence([try builder.literal("[".utf8), try builder.alternation(bodies), try builder.literal("]".utf8)])
     }
 
     /// The most distinct values `uniqueItems` is enforced over (the automaton tracks which are used).
@@ -120,7 +115,7 @@ extension SchemaCompiler {
         var seen: [SchemaValue] = []
         for value in values where Self.hasType(value, types) && !seen.contains(value) {
             seen.append(value)
-            spellings.append(Self.canonicalJSON(value))
+            spellings.append(spelling(of: value, depth: depth + 1))
         }
         return spellings.count <= Self.maximumUniqueValues ? spellings : nil
     }
@@ -167,8 +162,8 @@ extension SchemaCompiler {
         let minimum = try count("minItems", of: schema, at: pointer) ?? 0
         let maximum = min(try count("maxItems", of: schema, at: pointer) ?? literals.count, literals.count)
         guard minimum <= maximum else { return nil }
-        let open = try builder.sequence([try builder.literal("[".utf8), try whitespace()])
-        let close = try builder.sequence([try whitespace(), try builder.literal("]".utf8)])
+        let open = try builder.sequence([try builder.literal("[".utf8), try whitespace(.opening)])
+        let close = try builder.sequence([try whitespace(.closing), try builder.literal("]".utf8)])
         var states: [Int: Int32] = [0: open.end]
         for used in 0..<(1 << literals.count) {
             guard let from = states[used] else { continue }
@@ -225,10 +220,10 @@ extension SchemaCompiler {
             return try compile(withoutContains, at: pointer)
         }
         func call(_ item: SchemaValue, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment {
-            try compiler.builder.call(compiler.definition(containsPointer, schema: item, key: containsPointer + "#" + item.json))
+            try compiler.builder.call(compiler.nested { $0.definition(containsPointer, schema: item, key: containsPointer + "#" + item.json) })
         }
-        let open = try builder.sequence([try builder.literal("[".utf8), try whitespace()])
-        let close = try builder.sequence([try whitespace(), try builder.literal("]".utf8)])
+        let open = try builder.sequence([try builder.literal("[".utf8), try whitespace(.opening)])
+        let close = try builder.sequence([try whitespace(.closing), try builder.literal("]".utf8)])
         var lanes: [Int: Int32] = [0: open.end]
         var closes = false
         func lane(_ items: Int, _ matches: Int) -> Int { items * (matchCap + 1) + matches }

@@ -124,7 +124,16 @@ extension SchemaCompiler {
         // comma once a member was written), and, from lane 1 on, where a member's value ended.
         // The comma is written once per value end, not once per member that may follow it, so
         // that the states after a value stay few however many optional members come later.
-        let open = try builder.sequence([try builder.literal("{".utf8), try whitespace()])
+        // Laid out, the line break after the brace comes with the first member, so that an empty
+        // object is `{}`.
+        let isIndented = if case .indented = options.whitespace { true } else { false }
+        let open = try builder.sequence([try builder.literal("{".utf8), try whitespace(isIndented ? nil : .opening)])
+        func enter(_ from: Int32, _ start: Int32, lane: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) {
+            guard isIndented, lane == 0 else { return compiler.builder.epsilon(from, start) }
+            let lineBreak = try compiler.whitespace(.opening)
+            compiler.builder.epsilon(from, lineBreak.start)
+            compiler.builder.epsilon(lineBreak.end, start)
+        }
         var keys = [Int32?](repeating: nil, count: (lastLane + 1) * flags)
         keys[0] = open.end
         var closing: [Int32] = []
@@ -175,7 +184,7 @@ extension SchemaCompiler {
                             builder.epsilon(path.end, try valueEnd(target, at: position + 1, &ends, &nextKeys, &self))
                             paths[slot] = path.start
                         }
-                        if let start = paths[slot] { builder.epsilon(from, start) }
+                        if let start = paths[slot] { try enter(from, start, lane: lane, &self) }
                     }
                 }
             }
@@ -194,15 +203,21 @@ extension SchemaCompiler {
                         builder.epsilon(path.end, try valueEnd(target, at: effective.count, &ends, &keys, &self))
                         paths[slot] = path.start
                     }
-                    if let start = paths[slot] { builder.epsilon(from, start) }
+                    if let start = paths[slot] { try enter(from, start, lane: lane, &self) }
                 }
             }
         }
         // With no member written, the object closes after the last position's name start.
-        if minimum == 0, let empty = keys[index(0, flags - 1)] { closing.append(empty) }
-        let close = try builder.sequence([try whitespace(), try builder.literal("}".utf8)])
+        let empty = minimum == 0 ? keys[index(0, flags - 1)] : nil
+        if let empty, !isIndented { closing.append(empty) }
+        let close = try builder.sequence([try whitespace(.closing), try builder.literal("}".utf8)])
         for state in closing { builder.epsilon(state, close.start) }
-        let closes = !closing.isEmpty
+        if let empty, isIndented {
+            let brace = try builder.literal("}".utf8)
+            builder.epsilon(empty, brace.start)
+            builder.epsilon(brace.end, close.end)
+        }
+        let closes = !closing.isEmpty || (empty != nil && isIndented)
         return closes ? Fragment(start: open.start, end: close.end) : nil
     }
 
@@ -244,9 +259,9 @@ extension SchemaCompiler {
     private mutating func memberPath(key: Fragment, value: SchemaValue, at pointer: String, shared: Bool) throws(SchemaError) -> Fragment? {
         let valueFragment: Fragment?
         if shared, case .object = value {
-            valueFragment = try builder.call(definition(pointer, schema: value, key: pointer + "#" + value.json))
+            valueFragment = try builder.call(nested { $0.definition(pointer, schema: value, key: pointer + "#" + value.json) })
         } else {
-            valueFragment = try compile(value, at: pointer)
+            valueFragment = try nested { (compiler: inout SchemaCompiler) throws(SchemaError) in try compiler.compile(value, at: pointer) }
         }
         guard let valueFragment else { return nil }
         return try builder.sequence([key, try token(":"), valueFragment])

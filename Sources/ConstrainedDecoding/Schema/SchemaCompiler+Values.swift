@@ -71,7 +71,7 @@ extension SchemaCompiler {
         var seen: [SchemaValue] = []
         for value in values where !seen.contains(value) && Self.hasType(value, types) {
             seen.append(value)
-            fragments.append(try builder.literal(Self.canonicalJSON(value).utf8))
+            fragments.append(try builder.literal(spelling(of: value, depth: depth).utf8))
         }
         return fragments.isEmpty ? nil : try builder.alternation(fragments)
     }
@@ -88,15 +88,29 @@ extension SchemaCompiler {
         }
     }
 
-    /// The canonical spelling of a value: compact, numbers in plain decimal, strings with only the
-    /// escapes JSON requires.
-    static func canonicalJSON(_ value: SchemaValue) -> String {
+    /// The canonical spelling of a value: compact, or with `indent`, laid out as a value `depth`
+    /// arrays and objects deep; numbers in plain decimal, strings with only the escapes JSON requires.
+    static func canonicalJSON(_ value: SchemaValue, indent: Int? = nil, depth: Int = 0) -> String {
+        let levels = min(depth, maximumLayoutDepth)
+        let inner = indent.map { "\n" + String(repeating: " ", count: $0 * (levels + 1)) } ?? ""
+        let outer = indent.map { "\n" + String(repeating: " ", count: $0 * levels) } ?? ""
+        func nested(_ value: SchemaValue) -> String { inner + canonicalJSON(value, indent: indent, depth: depth + 1) }
         switch value {
         case .number(let text): return DecimalNumber(text)?.plainText ?? text
-        case .array(let elements): return "[" + elements.map(canonicalJSON).joined(separator: ",") + "]"
-        case .object(let members): return "{" + members.map { SchemaValue.quoted($0.key) + ":" + canonicalJSON($0.value) }.joined(separator: ",") + "}"
+        case .array(let elements) where !elements.isEmpty: return "[" + elements.map(nested).joined(separator: ",") + outer + "]"
+        case .object(let members) where !members.isEmpty:
+            let colon = indent == nil ? ":" : ": "
+            return "{" + members.map { inner + SchemaValue.quoted($0.key) + colon + canonicalJSON($0.value, indent: indent, depth: depth + 1) }.joined(separator: ",") + outer + "}"
+        case .array: return "[]"
+        case .object: return "{}"
         default: return value.json
         }
+    }
+
+    /// The canonical spelling of a value at the depth being compiled, in the options' layout.
+    func spelling(of value: SchemaValue, depth: Int) -> String {
+        guard case .indented(let indent) = options.whitespace else { return Self.canonicalJSON(value) }
+        return Self.canonicalJSON(value, indent: indent, depth: depth)
     }
 
     mutating func compileNumber(_ schema: SchemaValue, integerOnly: Bool, at pointer: String) throws(SchemaError) -> Fragment? {
@@ -139,6 +153,13 @@ extension SchemaCompiler {
         }
     }
 
+    /// An array or object of any members: `open`, then nothing or the `members` in lines, then `close`.
+    private mutating func container(_ open: String, _ members: [Fragment], _ close: String) throws(SchemaError) -> Fragment {
+        let filled = try builder.sequence([try whitespace(.opening)] + members + [try whitespace(.closing)])
+        let inside = try builder.alternation([filled, try whitespace()])
+        return try builder.sequence([try whitespace(), try builder.literal(open.utf8), inside, try builder.literal(close.utf8), try whitespace()])
+    }
+
     /// Any JSON value, as the body of the "any value" definition (which calls itself to nest).
     mutating func anyValue() throws(SchemaError) -> Fragment {
         let scalars = [
@@ -146,16 +167,14 @@ extension SchemaCompiler {
             try NumberLanguage(integerOnly: false).fragment(in: &builder, pointer: ""),
             try anyString(),
         ]
+        func value(_ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment { try compiler.anyValueCall() }
         // Arrays: [ value (, value)* ]
-        let element = try anyValueCall()
-        let more = try builder.star(try builder.sequence([try token(","), try anyValueCall()]))
-        let elements = try builder.optional(try builder.sequence([element, more]))
-        let array = try builder.sequence([try token("["), elements, try token("]")])
+        let more = try builder.star(try builder.sequence([try token(","), try nested(value)]))
+        let array = try container("[", [try nested(value), more], "]")
         // Objects: { "key": value (, "key": value)* }
-        let member = try builder.sequence([try anyString(), try token(":"), try anyValueCall()])
-        let moreMembers = try builder.star(try builder.sequence([try token(","), try anyString(), try token(":"), try anyValueCall()]))
-        let members = try builder.optional(try builder.sequence([member, moreMembers]))
-        let object = try builder.sequence([try token("{"), members, try token("}")])
+        let member = try builder.sequence([try anyString(), try token(":"), try nested(value)])
+        let moreMembers = try builder.star(try builder.sequence([try token(","), try anyString(), try token(":"), try nested(value)]))
+        let object = try container("{", [member, moreMembers], "}")
         return try builder.alternation(scalars + [array, object])
     }
 

@@ -17,13 +17,15 @@ struct SchemaCompiler {
     var builder: NFABuilder
     /// Definitions by the key they were reached with; their templates are built in turn.
     var definitionIDs: [String: Int32] = [:]
-    var pendingDefinitions: [(id: Int32, pointer: String, schema: SchemaValue, base: String)] = []
+    var pendingDefinitions: [(id: Int32, pointer: String, schema: SchemaValue, base: String, depth: Int)] = []
     var definitionCount: Int32 = 1
     /// The definitions that are arrays whose items a matcher checks for repeats.
     var uniqueDefinitions: Set<Int32> = []
     var statesUsed = 0
     /// How many references deep the merging of schemas has inlined.
     var inliningDepth = 0
+    /// How many arrays and objects the value being compiled is inside (for the indented layout).
+    var depth = 0
 
     /// The definition id of "any JSON value".
     static let anyValuePointer = "#any"
@@ -53,6 +55,7 @@ struct SchemaCompiler {
         templates[0] = finish(root)
         while let pending = pendingDefinitions.popLast() {
             builder = NFABuilder(stateBudget: options.stateBudget - statesUsed)
+            depth = pending.depth
             let fragment: Fragment
             if pending.pointer == Self.anyValuePointer {
                 fragment = try anyValue()
@@ -89,13 +92,15 @@ struct SchemaCompiler {
     /// The id of the definition at `pointer` (or of `schema`, under `key`), scheduling its
     /// compilation the first time.
     mutating func definition(_ pointer: String, schema: SchemaValue, key: String? = nil) -> Int32 {
-        let key = key ?? pointer
+        var key = key ?? pointer
+        // Laid out, a definition's lines are indented for the depth it is called at.
+        if case .indented = options.whitespace, pointer != Self.characterPointer, pointer != Self.blockPointer { key += "@\(depth)" }
         if let id = definitionIDs[key] { return id }
         let id = definitionCount
         definitionCount += 1
         definitionIDs[key] = id
         let base = pointer.hasPrefix("#") || key != pointer ? baseURI : document.base(at: pointer)
-        pendingDefinitions.append((id, pointer, schema, base))
+        pendingDefinitions.append((id, pointer, schema, base, depth))
         return id
     }
 
@@ -138,11 +143,45 @@ struct SchemaCompiler {
     }
 
     /// Whitespace between tokens, as the options allow.
-    mutating func whitespace() throws(SchemaError) -> Fragment {
+    mutating func whitespace(_ place: LayoutPlace? = nil) throws(SchemaError) -> Fragment {
+        if case .indented(let indent) = options.whitespace {
+            let levels: Int
+            switch place {
+            case nil: return try builder.empty()
+            case .colon: return try builder.literal(" ".utf8)
+            case .opening, .separator: levels = depth + 1
+            case .closing: levels = depth
+            }
+            return try builder.literal(("\n" + String(repeating: " ", count: indent * levels)).utf8)
+        }
         guard case .flexible(let maximum) = options.whitespace, maximum > 0 else { return try builder.empty() }
         // Longer runs are one shared definition, called wherever whitespace may be.
         if maximum > 4 { return try builder.call(definition(Self.whitespacePointer, schema: .bool(true))) }
         return try whitespaceRun(maximum)
+    }
+
+    /// Where in an array or object the indented layout breaks a line or adds a space.
+    enum LayoutPlace {
+        /// After the opening bracket.
+        case opening
+        /// After a comma.
+        case separator
+        /// Before the closing bracket.
+        case closing
+        /// After a member's colon.
+        case colon
+    }
+
+    /// The levels of indentation beyond which the indented layout stops indenting further (a
+    /// recursive type's definitions are one per level up to it).
+    static let maximumLayoutDepth = 8
+
+    /// Compiles the values inside an array or object one level deeper.
+    mutating func nested<T>(_ body: (inout SchemaCompiler) throws(SchemaError) -> T) throws(SchemaError) -> T {
+        let saved = depth
+        depth = min(depth + 1, Self.maximumLayoutDepth)
+        defer { depth = saved }
+        return try body(&self)
     }
 
     /// Up to `maximum` whitespace characters.
@@ -157,9 +196,9 @@ struct SchemaCompiler {
 
     /// A structural token with whitespace around it.
     mutating func token(_ text: String) throws(SchemaError) -> Fragment {
-        let before = try whitespace()
+        let before = try whitespace(text == "}" || text == "]" ? .closing : nil)
         let literal = try builder.literal(text.utf8)
-        let after = try whitespace()
+        let after = try whitespace(text == ":" ? .colon : text == "," ? .separator : text == "{" || text == "[" ? .opening : nil)
         return try builder.sequence([before, literal, after])
     }
 

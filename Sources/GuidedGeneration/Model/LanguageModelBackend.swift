@@ -51,6 +51,10 @@ public protocol LoadedLanguageModel: AnyObject, Sendable {
     var recommendedProbabilityThreshold: Double? { get }
     /// The min-p share they recommend (`general.sampling.min_p`) for random sampling.
     var recommendedMinimumRelativeProbability: Double? { get }
+    /// The spaces per level of the layout the model writes JSON answers in, a member or element
+    /// per line; `nil` for compact JSON. Small models answer better in the layout of the pages
+    /// they learned from. Tool turns are compact either way.
+    var jsonIndentation: Int? { get }
 }
 
 extension LoadedLanguageModel {
@@ -60,6 +64,8 @@ extension LoadedLanguageModel {
     public var recommendedTemperature: Double? { nil }
     public var recommendedProbabilityThreshold: Double? { nil }
     public var recommendedMinimumRelativeProbability: Double? { nil }
+    /// Compact JSON by default.
+    public var jsonIndentation: Int? { nil }
 }
 
 /// One sequence of tokens running through a model, with its cache.

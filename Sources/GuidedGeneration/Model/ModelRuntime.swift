@@ -33,11 +33,20 @@ final class ModelRuntime: Sendable {
     static let grammarLimit = 64
 
     /// The grammar of a JSON Schema, compiled once; `lenient` drops the keywords that cannot be
-    /// enforced while generating (the final value is then checked against the whole schema).
-    func grammar(forJSONSchema schema: String, lenient: Bool = false) throws(SchemaError) -> CompiledGrammar {
-        let key = (lenient ? "lenient:" : "") + schema
+    /// enforced while generating (the final value is then checked against the whole schema);
+    /// with `indentation`, the JSON is laid out a member or element per line.
+    func grammar(forJSONSchema schema: String, lenient: Bool = false, indentation: Int? = nil) throws(SchemaError) -> CompiledGrammar {
+        let key = (lenient ? "lenient:" : "") + (indentation.map { "indented \($0):" } ?? "") + schema
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
-        let grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(isLenient: lenient))
+        let grammar: CompiledGrammar
+        do {
+            let layout: CompileOptions.Whitespace = indentation.map { .indented($0) } ?? .compact
+            grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(whitespace: layout, isLenient: lenient))
+        } catch {
+            // The layout's line breaks take states; a schema near the budget is written compact.
+            guard case .tooLarge = error, indentation != nil else { throw error }
+            grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(isLenient: lenient))
+        }
         grammars.withLock { grammars in
             // Each grammar keeps the automata its matchers built: a server seeing ever new
             // schemas starts the cache over rather than growing without end.

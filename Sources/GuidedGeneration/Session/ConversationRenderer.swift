@@ -38,18 +38,26 @@ package enum ConversationRenderer {
     }
 
     /// The description of the schema the answer to the transcript's last prompt follows, when that
-    /// prompt asks for one. It goes in the system message rather than next to the request: small
-    /// models then keep to the request's topic (answer-quality benchmark, greedy answers passing
-    /// every check: 37 of 45 with the description and the request said again in the user message,
-    /// 40 with the description in the system message).
+    /// prompt asks for one, with a short request said again after it. It goes in the system
+    /// message rather than next to the request: small models then keep to the request's topic
+    /// (answer-quality benchmark, greedy answers passing every check: 37 of 45 with the
+    /// description and the request said again in the user message, 40 with the description in
+    /// the system message, 42 with the request also said again after it there).
     package static func schemaDescription(of transcript: Transcript) -> String? {
         for entry in transcript.reversed() {
             guard case .prompt(let prompt) = entry else { continue }
             guard let format = prompt.responseFormat, let schema = try? format.schema.jsonSchema() else { return nil }
-            return SchemaPromptText.render(schema)
+            let description = SchemaPromptText.render(schema)
+            let request = prompt.segments.text
+            guard !request.isEmpty, request.count <= restatedRequestLimit else { return description }
+            return description + "\n\nThe request: " + request
         }
         return nil
     }
+
+    /// The longest request (in characters) said again after the schema's description: a longer
+    /// one would make the conversation much longer for little gain.
+    static let restatedRequestLimit = 500
 
     static func message(for entry: Transcript.Entry, hasTools: Bool) -> ConversationMessage? {
         switch entry {

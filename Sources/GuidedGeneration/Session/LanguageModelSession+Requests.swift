@@ -139,7 +139,8 @@ extension LanguageModelSession {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be written as JSON Schema: \(error)"))
         }
         do {
-            return try runtime.grammar(forJSONSchema: schema.jsonString, lenient: answer?.isLenient ?? false)
+            return try runtime.grammar(
+                forJSONSchema: schema.jsonString, lenient: answer?.isLenient ?? false, indentation: tools == nil ? runtime.model.jsonIndentation : nil)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
         }

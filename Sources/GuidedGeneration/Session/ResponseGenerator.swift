@@ -329,7 +329,7 @@ private final class Turn {
         runtime.sequencePenalty.apply(to: mutable, history: response)
         if generator.grammar != nil, let last = text.bytes.last {
             if watch.isInStringValue {
-                runtime.markupPenalty.applyInString(to: mutable, after: last)
+                runtime.markupPenalty.applyInString(to: mutable, after: last, wordLength: wordLength())
             } else if last == UInt8(ascii: "[") {
                 // Arrays of the value fill; a recursive type's arrays nest once, not without end.
                 if watch.arrayDepth == 1 {
@@ -339,6 +339,17 @@ private final class Turn {
                 }
             }
         }
+    }
+
+    /// How many bytes the text ends with since its last space or quote (at most one more than a
+    /// word may have).
+    private func wordLength() -> Int {
+        var length = 0
+        for byte in text.bytes.reversed() {
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\"") || length > MarkupPenalty.longestWord + 8 { break }
+            length += 1
+        }
+        return length
     }
 
     /// Why the loop stopped before the turn was complete.
