@@ -1,9 +1,10 @@
 /// Nudges the JSON a small model writes towards text for people, away from what it writes when it
 /// imitates the code and pages around a value: tokens whose text (up to a closing quote) holds
-/// one of `_ | { } [ ] < >` or `//` (tags, addresses), a capital letter straight after a lowercase one (`workoutPlan`), a value
-/// closed as soon as it is opened (`[]`, `""`), and a word that goes on past the length of words
-/// (`visitfamouslandmarks...`, the way a small model's forced element runs to the budget). The penalty is a fixed amount off the logit, so a
-/// token the model is sure of still comes through, and nothing the schema allows is ruled out.
+/// one of `_ | { } [ ] < >` or `//` (tags, addresses), a capital letter straight after a
+/// lowercase one (`workoutPlan`), a value closed as soon as it is opened (`[]`, `""`), and a word
+/// that goes on past the length of words (`visitfamouslandmarks...`, the way a small model's
+/// forced element runs to the budget). The penalty is a fixed amount off the logit, so a token the
+/// model is sure of still comes through, and nothing the schema allows is ruled out.
 public struct MarkupPenalty: Sendable {
     /// How much lower the logits go.
     public var amount: Float

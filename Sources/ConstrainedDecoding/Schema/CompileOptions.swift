@@ -8,8 +8,8 @@ public struct CompileOptions: Sendable, Equatable {
         case flexible(maximum: Int)
         /// One spelling per value, laid out as people and the pages models learn from write
         /// JSON: each member and element on its own line, indented by `indent` spaces per level
-        /// (up to ``maximumLayoutDepth`` levels), a space after each colon, and empty arrays and
-        /// objects as `[]` and `{}`.
+        /// (members nested deeper than 9 levels are indented as the ninth), a space after each
+        /// colon, and empty arrays and objects as `[]` and `{}`.
         case indented(Int)
     }
 
