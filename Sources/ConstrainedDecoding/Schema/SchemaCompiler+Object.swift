@@ -126,7 +126,7 @@ extension SchemaCompiler {
         // that the states after a value stay few however many optional members come later.
         // Laid out, the line break after the brace comes with the first member, so that an empty
         // object is `{}`.
-        let isIndented = if case .indented = options.whitespace { true } else { false }
+        let isIndented = isIndented
         let open = try builder.sequence([try builder.literal("{".utf8), try whitespace(isIndented ? nil : .opening)])
         func enter(_ from: Int32, _ start: Int32, lane: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) {
             guard isIndented, lane == 0 else { return compiler.builder.epsilon(from, start) }

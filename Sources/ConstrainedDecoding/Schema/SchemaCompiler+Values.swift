@@ -92,8 +92,8 @@ extension SchemaCompiler {
     /// arrays and objects deep; numbers in plain decimal, strings with only the escapes JSON requires.
     static func canonicalJSON(_ value: SchemaValue, indent: Int? = nil, depth: Int = 0) -> String {
         let levels = min(depth, maximumLayoutDepth)
-        let inner = indent.map { "\n" + String(repeating: " ", count: $0 * (levels + 1)) } ?? ""
-        let outer = indent.map { "\n" + String(repeating: " ", count: $0 * levels) } ?? ""
+        let inner = indent.map { lineBreak(indent: $0, levels: levels + 1) } ?? ""
+        let outer = indent.map { lineBreak(indent: $0, levels: levels) } ?? ""
         func nested(_ value: SchemaValue) -> String { inner + canonicalJSON(value, indent: indent, depth: depth + 1) }
         switch value {
         case .number(let text): return DecimalNumber(text)?.plainText ?? text

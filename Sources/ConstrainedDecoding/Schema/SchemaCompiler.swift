@@ -92,14 +92,14 @@ struct SchemaCompiler {
     /// The id of the definition at `pointer` (or of `schema`, under `key`), scheduling its
     /// compilation the first time.
     mutating func definition(_ pointer: String, schema: SchemaValue, key: String? = nil) -> Int32 {
+        let base = pointer.hasPrefix("#") || (key ?? pointer) != pointer ? baseURI : document.base(at: pointer)
         var key = key ?? pointer
         // Laid out, a definition's lines are indented for the depth it is called at.
-        if case .indented = options.whitespace, pointer != Self.characterPointer, pointer != Self.blockPointer { key += "@\(depth)" }
+        if isIndented, pointer != Self.characterPointer, pointer != Self.blockPointer { key += "@\(depth)" }
         if let id = definitionIDs[key] { return id }
         let id = definitionCount
         definitionCount += 1
         definitionIDs[key] = id
-        let base = pointer.hasPrefix("#") || key != pointer ? baseURI : document.base(at: pointer)
         pendingDefinitions.append((id, pointer, schema, base, depth))
         return id
     }
@@ -145,14 +145,12 @@ struct SchemaCompiler {
     /// Whitespace between tokens, as the options allow.
     mutating func whitespace(_ place: LayoutPlace? = nil) throws(SchemaError) -> Fragment {
         if case .indented(let indent) = options.whitespace {
-            let levels: Int
             switch place {
             case nil: return try builder.empty()
             case .colon: return try builder.literal(" ".utf8)
-            case .opening, .separator: levels = depth + 1
-            case .closing: levels = depth
+            case .opening, .separator: return try builder.literal(Self.lineBreak(indent: indent, levels: depth + 1).utf8)
+            case .closing: return try builder.literal(Self.lineBreak(indent: indent, levels: depth).utf8)
             }
-            return try builder.literal(("\n" + String(repeating: " ", count: indent * levels)).utf8)
         }
         guard case .flexible(let maximum) = options.whitespace, maximum > 0 else { return try builder.empty() }
         // Longer runs are one shared definition, called wherever whitespace may be.
@@ -170,6 +168,16 @@ struct SchemaCompiler {
         case closing
         /// After a member's colon.
         case colon
+    }
+
+    /// Whether the options lay the JSON out in indented lines.
+    var isIndented: Bool {
+        if case .indented = options.whitespace { true } else { false }
+    }
+
+    /// A line break followed by `levels` levels of `indent` spaces.
+    static func lineBreak(indent: Int, levels: Int) -> String {
+        "\n" + String(repeating: " ", count: indent * levels)
     }
 
     /// The levels of indentation beyond which the indented layout stops indenting further (a
