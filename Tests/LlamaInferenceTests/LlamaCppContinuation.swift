@@ -17,18 +17,21 @@ struct LlamaCppContinuation: Decodable {
     let tokens: [Int32]
     let steps: [Step]
 
-    /// Runs the prompt and the continuation through `model`: at every step, llama.cpp's log
-    /// probabilities within `tolerance` of the model's, and the model's greedy token llama.cpp's
-    /// until the two part where llama.cpp's best two are within `tieMargin`. Returns the largest
-    /// difference and how many greedy tokens agreed. The session's context is `contextLength`
-    /// positions.
+    /// Runs the prompt and llama.cpp's continuation through `model`, a token at a time: at every
+    /// step, llama.cpp's log probabilities within `tolerance` of the model's, and the model's
+    /// greedy token llama.cpp's, unless llama.cpp's best two are within `tieMargin` there. Each
+    /// step reads llama.cpp's token, so the steps after a tie are compared too. Returns the
+    /// largest difference, how many greedy tokens agreed before the first tie the two part at
+    /// (the model's own greedy continuation is llama.cpp's that far), and at how many steps they
+    /// parted. The session's context is `contextLength` positions.
     func compare(with model: LlamaModel, contextLength: Int = 64, tolerance: Double, tieMargin: Double, label: String) throws -> (
-        largest: Double, agreeing: Int
+        largest: Double, agreeing: Int, parted: Int
     ) {
         let session = InferenceSession(model: model, contextLength: contextLength)
         try session.evaluate(tokens)
         var largest = 0.0
         var agreeing = 0
+        var parted = 0
         for (index, step) in steps.enumerated() {
             let logits = session.logits
             let maximum = Double(logits.max() ?? 0)
@@ -45,12 +48,13 @@ struct LlamaCppContinuation: Decodable {
                 let ours = step.top.first { Int($0[0]) == chosen }?[1] ?? -.infinity
                 print("\(label), step \(index): parted from llama.cpp, whose two best are \(theirs - ours) apart")
                 #expect(theirs - ours <= tieMargin, "\(label), step \(index): \(chosen) instead of \(step.token)")
-                break
+                parted += 1
+            } else if parted == 0 {
+                agreeing += 1
             }
-            agreeing += 1
             try session.evaluate([step.token])
         }
-        return (largest, agreeing)
+        return (largest, agreeing, parted)
     }
 
     /// The continuations of a fixture file.
