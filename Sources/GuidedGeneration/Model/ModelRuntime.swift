@@ -60,4 +60,28 @@ final class ModelRuntime: Sendable {
     func tokens(ofConversation messages: [ConversationMessage]) throws -> [Int32] {
         model.tokenize(try model.conversationText(messages), parsingSpecialTokens: true)
     }
+
+    /// The prior towards the subject words of `request`, over this vocabulary: each word's first
+    /// token in lowercase and capitalized, after a space and bare (a first token that is only a
+    /// space or holds less than two bytes of the word is left out).
+    func requestWordPrior(for request: String) -> RequestWordPrior {
+        let words = RequestWordPrior.subjectWords(of: request).map { word in
+            let capitalized = word.prefix(1).uppercased() + word.dropFirst()
+            func firstTokens(_ prefix: String) -> [Int32] {
+                let tokens = [word, capitalized].compactMap { model.tokenize(prefix + $0, parsingSpecialTokens: false).first }
+                return Set(tokens).filter { token in
+                    let bytes = model.tokenBytes[Int(token)]
+                    // A tokenizer that adds a space before a text gives no bare spelling.
+                    return bytes.count - prefix.utf8.count >= 2 && (bytes.first == UInt8(ascii: " ")) == !prefix.isEmpty
+                }.sorted()
+            }
+            return RequestWordPrior.Word(text: Array(word.utf8), spaced: firstTokens(" "), bare: firstTokens(""))
+        }
+        return RequestWordPrior(words: words, amount: Self.requestWordAmount)
+    }
+
+    /// How much the request's words are raised. On the answer-quality benchmark (SmolLM2-135M),
+    /// answers passing every check went from 43 to 44 of 45 greedy and from 117 to 127 of 135
+    /// seeded with 2; greedy gave 43 with 1.
+    static let requestWordAmount: Float = 2
 }

@@ -49,7 +49,8 @@ extension SystemLanguageModel: LanguageModel {
             let (deltas, continuation) = AsyncStream<String>.makeStream()
             var generator = ResponseGenerator(
                 runtime: runtime, cache: cache, prompt: try runtime.tokens(ofConversation: messages), grammar: grammar, isToolTurn: hasTools,
-                answerIsText: request.schema == nil, options: request.generationOptions, cancellation: cancellation)
+                answerIsText: request.schema == nil, options: request.generationOptions,
+                request: ConversationRenderer.lastRequest(of: request.transcript), cancellation: cancellation)
             let settled = SettledText(continuation)
             generator.onSettledText = { settled.advance(to: $0) }
             let running = generator

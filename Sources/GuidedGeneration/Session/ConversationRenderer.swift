@@ -55,6 +55,14 @@ package enum ConversationRenderer {
         return nil
     }
 
+    /// The text of the transcript's last prompt.
+    package static func lastRequest(of transcript: Transcript) -> String? {
+        for entry in transcript.reversed() {
+            if case .prompt(let prompt) = entry { return prompt.segments.text }
+        }
+        return nil
+    }
+
     /// The longest request (in characters) said again after the schema's description: a longer
     /// one would make the conversation much longer for little gain.
     static let restatedRequestLimit = 500

@@ -54,7 +54,8 @@ extension LanguageModelSession {
             let generator = ResponseGenerator(
                 runtime: runtime, cache: cache, prompt: try runtime.tokens(ofConversation: messages),
                 grammar: allowsCalls ? grammar : try self.grammar(for: request, allowsCalls: false, runtime: runtime), isToolTurn: !tools.isEmpty,
-                answerIsText: request.schema == nil, options: request.options, cancellation: cancellation)
+                answerIsText: request.schema == nil, options: request.options, request: request.prompt.transcriptSegments.text,
+                cancellation: cancellation)
             let output = try await onDetachedThread { try generator.run(onSnapshot: onSnapshot) }
             total.add(output.statistics)
             guard output.isToolCalls else {

@@ -20,6 +20,8 @@ struct ResponseGenerator {
     /// rather than failing it.
     let answerIsText: Bool
     let options: GenerationOptions
+    /// The request the turn answers, whose subject words the answer's strings lean towards.
+    let request: String?
     let cancellation: CancellationFlag
     /// Called after each token with the bytes of the response that no later step can take back
     /// (a text answer or a value; never in a tool turn), for those who stream the raw text.
@@ -122,6 +124,7 @@ private final class Turn {
     /// The length of the text after each response token.
     private var tokenEnds: [Int] = []
     private var watch: RepetitionWatch
+    private var requestWords: RequestWordPrior
     private let started: Date
     private let onSnapshot: (GeneratedContent) -> Void
 
@@ -140,6 +143,7 @@ private final class Turn {
         text = TextAccumulator(json: generator.grammar != nil)
         watch = RepetitionWatch(json: generator.grammar != nil)
         mask = TokenBitset(capacity: generator.runtime.vocabulary.count)
+        requestWords = generator.runtime.requestWordPrior(for: generator.request ?? "")
     }
 
     func run() throws -> ResponseGenerator.Output {
@@ -268,6 +272,8 @@ private final class Turn {
         try text.truncate(to: count)
         watch = RepetitionWatch(json: generator.grammar != nil)
         _ = watch.read(text.bytes)
+        // A word written only in what was dropped is unwritten again.
+        requestWords = runtime.requestWordPrior(for: generator.request ?? "")
     }
 
     /// Where the text before `offset` ends without the spaces and separators before it.
@@ -330,6 +336,7 @@ private final class Turn {
         if generator.grammar != nil, let last = text.bytes.last {
             if watch.isInStringValue {
                 runtime.markupPenalty.applyInString(to: mutable, after: last, wordLength: wordLength())
+                requestWords.apply(to: mutable, text: text.bytes)
             } else if last == UInt8(ascii: "[") {
                 // Arrays of the value fill; a recursive type's arrays nest once, not without end.
                 if watch.arrayDepth == 1 {
