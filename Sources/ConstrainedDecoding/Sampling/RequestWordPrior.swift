@@ -23,6 +23,7 @@ public struct RequestWordPrior: Sendable {
 
     /// How much higher the logits go.
     public var amount: Float
+    /// The request's words, in the order they came.
     public private(set) var words: [Word]
     /// Whether each word has been written in the answer.
     private var written: [Bool]
@@ -76,7 +77,9 @@ public struct RequestWordPrior: Sendable {
         raise(atWordStart ? \.bare : \.spaced, in: logits, text: text)
     }
 
-    private mutating func raise(_ spelling: KeyPath<Word, [Int32]>, in logits: UnsafeMutableBufferPointer<Float>, text: some BidirectionalCollection<UInt8>) {
+    private mutating func raise(
+        _ spelling: KeyPath<Word, [Int32]>, in logits: UnsafeMutableBufferPointer<Float>, text: some BidirectionalCollection<UInt8>
+    ) {
         for index in words.indices where !written[index] {
             if Self.contains(text, words[index].text) {
                 written[index] = true
@@ -87,7 +90,9 @@ public struct RequestWordPrior: Sendable {
     }
 
     private static func isWordByte(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (lowercased(byte) >= UInt8(ascii: "a") && lowercased(byte) <= UInt8(ascii: "z"))
+        let letter = lowercased(byte)
+        return byte >= 0x80 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
