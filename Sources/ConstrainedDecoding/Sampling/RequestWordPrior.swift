@@ -27,6 +27,8 @@ public struct RequestWordPrior: Sendable {
     public private(set) var words: [Word]
     /// Whether each word has been written in the answer.
     private var written: [Bool]
+    /// How many bytes of the answer have been searched for the words.
+    private var searched = 0
 
     public init(words: [Word], amount: Float = 1) {
         self.words = words
@@ -70,23 +72,28 @@ public struct RequestWordPrior: Sendable {
 
     /// Raises the logits of the tokens that begin an unwritten word, when the answer so far
     /// (`text`, inside a string value) ends where a word may start: after a quote or a space the
-    /// bare spellings, after anything else the spaced ones.
-    public mutating func apply(to logits: UnsafeMutableBufferPointer<Float>, text: some BidirectionalCollection<UInt8>) {
+    /// bare spellings, after anything else the spaced ones. `text` only grows from one call to
+    /// the next (a text cut short takes a new prior); only what it gained is searched for words.
+    public mutating func apply(to logits: UnsafeMutableBufferPointer<Float>, text: [UInt8]) {
         guard let last = text.last, !words.isEmpty, amount != 0 else { return }
+        markWritten(in: text)
         let atWordStart = last == UInt8(ascii: " ") || last == UInt8(ascii: "\"")
-        raise(atWordStart ? \.bare : \.spaced, in: logits, text: text)
+        for index in words.indices where !written[index] {
+            for token in atWordStart ? words[index].bare : words[index].spaced where Int(token) < logits.count {
+                logits[Int(token)] += amount
+            }
+        }
     }
 
-    private mutating func raise(
-        _ spelling: KeyPath<Word, [Int32]>, in logits: UnsafeMutableBufferPointer<Float>, text: some BidirectionalCollection<UInt8>
-    ) {
+    /// Marks the words that the bytes of `text` after the ones searched before complete.
+    private mutating func markWritten(in text: [UInt8]) {
         for index in words.indices where !written[index] {
-            if Self.contains(text, words[index].text) {
-                written[index] = true
-                continue
-            }
-            for token in words[index][keyPath: spelling] where Int(token) < logits.count { logits[Int(token)] += amount }
+            let word = words[index].text
+            // A word may have begun in the part searched before.
+            let from = max(0, searched - word.count + 1)
+            if Self.contains(text[from...], word) { written[index] = true }
         }
+        searched = text.count
     }
 
     private static func isWordByte(_ byte: UInt8) -> Bool {
@@ -100,7 +107,7 @@ public struct RequestWordPrior: Sendable {
     }
 
     /// Whether `text` holds `word`, ASCII letters compared without case.
-    private static func contains(_ text: some BidirectionalCollection<UInt8>, _ word: [UInt8]) -> Bool {
+    private static func contains(_ text: ArraySlice<UInt8>, _ word: [UInt8]) -> Bool {
         guard let first = word.first else { return true }
         var start = text.startIndex
         while start != text.endIndex {

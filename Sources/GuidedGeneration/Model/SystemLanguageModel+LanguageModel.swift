@@ -50,7 +50,7 @@ extension SystemLanguageModel: LanguageModel {
             var generator = ResponseGenerator(
                 runtime: runtime, cache: cache, prompt: try runtime.tokens(ofConversation: messages), grammar: grammar, isToolTurn: hasTools,
                 answerIsText: request.schema == nil, options: request.generationOptions,
-                request: ConversationRenderer.lastRequest(of: request.transcript), cancellation: cancellation)
+                request: ConversationRenderer.lastPrompt(of: request.transcript)?.segments.text, cancellation: cancellation)
             let settled = SettledText(continuation)
             generator.onSettledText = { settled.advance(to: $0) }
             let running = generator

@@ -44,21 +44,18 @@ package enum ConversationRenderer {
     /// description and the request said again in the user message, 40 with the description in
     /// the system message, 42 with the request also said again after it there).
     package static func schemaDescription(of transcript: Transcript) -> String? {
-        for entry in transcript.reversed() {
-            guard case .prompt(let prompt) = entry else { continue }
-            guard let format = prompt.responseFormat, let schema = try? format.schema.jsonSchema() else { return nil }
-            let description = SchemaPromptText.render(schema)
-            let request = prompt.segments.text
-            guard !request.isEmpty, request.count <= restatedRequestLimit else { return description }
-            return description + "\n\nThe request: " + request
-        }
-        return nil
+        guard let prompt = lastPrompt(of: transcript) else { return nil }
+        guard let format = prompt.responseFormat, let schema = try? format.schema.jsonSchema() else { return nil }
+        let description = SchemaPromptText.render(schema)
+        let request = prompt.segments.text
+        guard !request.isEmpty, request.count <= restatedRequestLimit else { return description }
+        return description + "\n\nThe request: " + request
     }
 
-    /// The text of the transcript's last prompt.
-    package static func lastRequest(of transcript: Transcript) -> String? {
+    /// The transcript's last prompt.
+    package static func lastPrompt(of transcript: Transcript) -> Transcript.Prompt? {
         for entry in transcript.reversed() {
-            if case .prompt(let prompt) = entry { return prompt.segments.text }
+            if case .prompt(let prompt) = entry { return prompt }
         }
         return nil
     }
