@@ -72,11 +72,8 @@ struct LazyDFA: ~Copyable {
     private var uniqueThreads = ScratchBuffer<Bool>()
     /// Per state: the state of its NFA states outside such arrays, ``dead`` or ``unknown``.
     private var outsideStates = ScratchBuffer<Int32>()
-    /// Per state: whether one of its NFA states outlives any plain text
-    /// (``ByteNFA/State/absorbsPlainText``), so that every plain-text token is allowed.
-    private var anyPlainText = ScratchBuffer<Bool>()
-    /// Per state: its plain-text target, ``unknown``, or ``mixed``.
-    private var plainTargets = ScratchBuffer<Int32>()
+    /// Per state: what mask walks read of it, in one table (``WalkInfo``).
+    var walkInfo = ScratchBuffer<WalkInfo>()
     /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
     private var plainRuns = ScratchBuffer<Int32>()
     /// The longest plain-text run worth counting: the longest plain-text token's length, in
@@ -84,6 +81,15 @@ struct LazyDFA: ~Copyable {
     let plainTextLimit: Int32
     /// Per state and continuation range (five each): the common target, ``unknown`` or ``mixed``.
     private var commonTargets = ScratchBuffer<Int32>()
+    /// The characters of each ``CharacterGroups`` group, one per byte class.
+    let groupCharacters: GroupCharacters
+    // Scratch space of ``safeGroups(_:)``: the states found, the groups of the characters each was
+    // first reached by, and the states a group's characters lead to.
+    var groupQueue = ScratchBuffer<Int32>()
+    var groupPaths = ScratchBuffer<UInt16>()
+    var groupEnds = ScratchBuffer<Int32>()
+    var groupLevel = ScratchBuffer<Int32>()
+    var groupNextLevel = ScratchBuffer<Int32>()
 
     // Scratch space, kept between calls so that building a state does not allocate.
     private var marks = ScratchBuffer<UInt32>()
@@ -115,6 +121,7 @@ struct LazyDFA: ~Copyable {
         classOf = .allocate(capacity: 256)
         classOf.initialize(from: classes.classes, count: 256)
         plainClasses = PlainTextClasses(classOf: classOf)
+        groupCharacters = GroupCharacters(classes: classes.classes)
         rowBase = Self.resizedRows(nil, count: rowCapacity * width)
         let delta = addCopy(of: 0, depth: 0, returningTo: -1)
         acceptState = pool.ends[0] + delta
@@ -251,9 +258,8 @@ struct LazyDFA: ~Copyable {
         (rowBase + (sets.count - 1) * width).initialize(repeating: Self.unknown, count: width)
         accepting.append(isAccepting)
         uniqueThreads.append(hasUniqueThreads)
-        anyPlainText.append(allowsAny)
         outsideStates.append(Self.unknown)
-        plainTargets.append(Self.unknown)
+        walkInfo.append(WalkInfo(plainTarget: Self.unknown, safeGroups: allowsAny ? WalkInfo.anyPlainText : 0))
         plainRuns.append(Self.unknown)
         commonTargets.extend(to: commonTargets.count + Self.continuationRanges.count, with: Self.unknown)
     }
@@ -471,13 +477,13 @@ struct LazyDFA: ~Copyable {
 
     /// The byte ranges a UTF-8 continuation byte may take: any, and the narrower first
     /// continuations after the lead bytes E0, ED, F0 and F4.
-    private static let continuationRanges: [ClosedRange<UInt8>] = [
+    static let continuationRanges: [ClosedRange<UInt8>] = [
         0x80...0xBF, 0xA0...0xBF, 0x80...0x9F, 0x90...0xBF, 0x80...0x8F,
     ]
 
     /// Each run of lead bytes, with the index in ``continuationRanges`` of its first continuation
     /// and the number of continuation bytes.
-    private static let leadBytes: [(leads: ClosedRange<UInt8>, firstRange: Int, length: Int)] = [
+    static let leadBytes: [(leads: ClosedRange<UInt8>, firstRange: Int, length: Int)] = [
         (0xC2...0xDF, 0, 1), (0xE0...0xE0, 1, 2), (0xE1...0xEC, 0, 2), (0xED...0xED, 2, 2),
         (0xEE...0xEF, 0, 2), (0xF0...0xF0, 3, 3), (0xF1...0xF3, 0, 3), (0xF4...0xF4, 4, 3),
     ]
@@ -488,8 +494,8 @@ struct LazyDFA: ~Copyable {
     /// character count. `nil` when characters lead to different states.
     mutating func plainTextTarget(_ state: Int32) -> Int32? {
         let index = Int(state)
-        if plainTargets[index] == Self.unknown { plainTargets[index] = computePlainTextTarget(state) ?? Self.mixed }
-        let target = plainTargets[index]
+        if walkInfo[index].plainTarget == Self.unknown { walkInfo[index].plainTarget = computePlainTextTarget(state) ?? Self.mixed }
+        let target = walkInfo[index].plainTarget
         return target == Self.mixed ? nil : target
     }
 
@@ -504,22 +510,31 @@ struct LazyDFA: ~Copyable {
         return run == Self.mixed ? nil : Int(run)
     }
 
-    /// Per state: its plain-text target (see ``plainTextTarget(_:)``), ``unknown`` until found
-    /// out, or a negative value when characters lead to different states. A state whose target
-    /// is itself allows plain text of any length. Read through a plain pointer in mask walks; it
-    /// moves when states are added.
-    var plainTargetBase: UnsafeMutablePointer<Int32> { plainTargets.base }
+    /// Per state: its ``WalkInfo``. Read through a plain pointer in mask walks; it moves when
+    /// states are added.
+    var walkInfoBase: UnsafeMutablePointer<WalkInfo> { walkInfo.base }
 
-    /// Per state: whether it allows plain text of any length because one of its NFA states
-    /// outlives any plain text, whatever its other states do. Read through a plain pointer in
-    /// mask walks; it moves when states are added.
-    var anyPlainTextBase: UnsafeMutablePointer<Bool> { anyPlainText.base }
+    /// What a mask walk reads of a state, to take a plain-text subtree whole without reading it.
+    struct WalkInfo {
+        /// Its plain-text target (see ``plainTextTarget(_:)``), ``unknown`` until found out, or a
+        /// negative value when characters lead to different states. A state whose target is
+        /// itself allows plain text of any length.
+        var plainTarget: Int32
+        /// Its ``safeGroups(_:)`` as bits with ``knownGroups``, or 0 until found out: a subtree
+        /// whose groups below `g` satisfy `g & ~safeGroups == 0` is allowed whole. Every group
+        /// from the start (``anyPlainText``) where one of its NFA states outlives any plain text
+        /// (``ByteNFA/State/absorbsPlainText``), whatever its other states do.
+        var safeGroups: UInt32
+
+        static let knownGroups: UInt32 = 1 << 16
+        static let anyPlainText: UInt32 = knownGroups | 0xFFFF
+    }
 
     private mutating func computePlainTextRun(_ state: Int32) -> Int32 {
         var allowed: Int32 = 0
         var current = state
         while allowed < plainTextLimit {
-            if anyPlainText[Int(current)] { return plainTextLimit }
+            if walkInfo[Int(current)].safeGroups == WalkInfo.anyPlainText { return plainTextLimit }
             guard let next = plainTextTarget(current) else { return Self.mixed }
             if next < 0 { break }
             allowed += 1

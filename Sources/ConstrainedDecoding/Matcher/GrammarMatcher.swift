@@ -221,11 +221,19 @@ public final class GrammarMatcher {
             // Plain-text tokens are settled by their length; only the others are walked.
             index.setPlainTextTokens(upTo: length, in: &mask)
             plainLength = Int32(length)
-            count = fill(&mask, trie: index.otherTokensTrie)
+            count = fill(&mask, trie: index.otherTokensTrie, complement: false)
         } else {
-            mask.removeAll()
             plainLength = MaskCache.noPlainText
-            count = fill(&mask, trie: index.trie)
+            if allowsMost(of: index.trie) {
+                mask.assign(index.trie.members)
+                count = fill(&mask, trie: index.trie, complement: true)
+                if count <= MaskCache.listLimit {
+                    for (position, id) in mask.ids.enumerated() { walkIDs[position] = id }
+                }
+            } else {
+                mask.removeAll()
+                count = fill(&mask, trie: index.trie, complement: false)
+            }
         }
         if automaton.dfa.isAccepting(state) {
             mask.insert(endOfText)
@@ -236,11 +244,39 @@ public final class GrammarMatcher {
         automaton.masks.store(state, plainLength: plainLength, list: list, mask: mask)
     }
 
-    /// Adds the tokens of `trie` that may come next: a walk of the trie from the current state,
-    /// from each allowed first byte, that skips every subtree whose path is refused and takes
-    /// whole every plain-text subtree reached in a state that plain text loops on. Returns how
-    /// many tokens it added, recording the first ``MaskCache/listLimit`` in ``walkIDs``.
-    private func fill(_ mask: inout TokenBitset, trie: borrowing TokenTrie) -> Int {
+    /// Whether the current state likely allows most tokens of `trie`: more than half of them
+    /// start with a byte it allows, and more than half of its sample are made of characters of
+    /// ``LazyDFA/safeGroups(_:)``. Then a walk starts from all of them and removes the refused
+    /// ones. The first bytes, read from the start's row, settle most states at once.
+    private func allowsMost(of trie: borrowing TokenTrie) -> Bool {
+        // Most tokens hold an `e`: where it is refused, as outside strings, not most.
+        guard automaton.dfa.next(state, UInt8(ascii: "e")) >= 0 else { return false }
+        let row = automaton.dfa.rowBase + Int(state) * automaton.dfa.width
+        let classOf = automaton.dfa.classOf
+        let starting = trie.withTables { tables in
+            var count = 0
+            for first in 0..<256 where trie.rootNodes[first] >= 0 && row[Int(classOf[first])] >= 0 {
+                let root = Int(trie.rootNodes[first])
+                count += Int(tables.tokenStarts[Int(tables.subtreeEnds[root])] - tables.tokenStarts[root])
+            }
+            return count
+        }
+        guard starting * 2 > trie.tokenIDs.count else { return false }
+        let safe = UInt32(automaton.dfa.safeGroups(state))
+        guard safe != 0 else { return false }
+        var allowed = 0
+        for groups in trie.sampleGroups where groups & ~safe == 0 { allowed += 1 }
+        return allowed * 2 > trie.sampleGroups.count
+    }
+
+    /// Adds the tokens of `trie` that may come next, or with `complement` removes from `mask` (the
+    /// trie's tokens) those that may not: a walk of the trie from the current state, from each
+    /// allowed first byte, that skips every subtree whose path is refused, and takes whole every
+    /// plain-text subtree reached in a state that plain text loops on or whose characters cannot
+    /// lead out of the grammar. Returns how many tokens of the trie are allowed, recording the
+    /// first ``MaskCache/listLimit`` added in ``walkIDs``.
+    @inline(__always)
+    private func fill(_ mask: inout TokenBitset, trie: borrowing TokenTrie, complement: Bool) -> Int {
         let start = state
         _ = automaton.dfa.next(start, 0)  // the row of the start, read for every first byte below
         let walkIDs = self.walkIDs
@@ -249,20 +285,24 @@ public final class GrammarMatcher {
         let classOf = automaton.dfa.classOf
         let rootNodes = trie.rootNodes
         var added = 0
+        var removed = 0
         walkStates.withUnsafeMutableBufferPointer { states in
             states[0] = start
             mask.withWords { words in
                 trie.withTables { trie in
                     var rows = automaton.dfa.rowBase
-                    var plainTargets = automaton.dfa.plainTargetBase
-                    var anyPlainText = automaton.dfa.anyPlainTextBase
+                    var info = automaton.dfa.walkInfoBase
                     for first in 0..<256 {
                         let root = Int(rootNodes[first])
-                        guard root >= 0, rows[Int(start) &* width &+ Int(classOf[first])] >= 0 else { continue }
+                        guard root >= 0 else { continue }
+                        guard rows[Int(start) &* width &+ Int(classOf[first])] >= 0 else {
+                            if complement { removed += Self.remove(subtreeOf: root, trie, words) }
+                            continue
+                        }
                         var node = root
                         let end = Int(trie.subtreeEnds[root])
                         while node < end {
-                            let entry = trie.depths[node]
+                            let entry = trie.entries[node]
                             let depth = Int(entry & TokenTrie.depthMask)
                             let parent = states[depth - 1]
                             let slot = Int(parent) &* width &+ Int(classOf[Int(trie.bytes[node])])
@@ -270,40 +310,53 @@ public final class GrammarMatcher {
                             if next == LazyDFA.unknown {
                                 automaton.dfa.computeRow(parent)
                                 rows = automaton.dfa.rowBase
-                                plainTargets = automaton.dfa.plainTargetBase
-                                anyPlainText = automaton.dfa.anyPlainTextBase
+                                info = automaton.dfa.walkInfoBase
                                 next = rows[slot]
                             }
                             if next < 0 {
+                                if complement { removed += Self.remove(subtreeOf: node, trie, words) }
                                 node = Int(trie.subtreeEnds[node])
                                 continue
                             }
                             states[depth] = next
                             var following = node + 1
-                            if entry & TokenTrie.plainBelowFlag != 0, anyPlainText[Int(next)] {
-                                // A thread here outlives any plain text: the whole subtree is allowed.
-                                following = Int(trie.subtreeEnds[node])
-                            } else if entry & TokenTrie.plainBelowFlag != 0 {
-                                var target = plainTargets[Int(next)]
-                                // Worth finding out for subtrees of some size only: it may build states.
-                                if target == LazyDFA.unknown && Int(trie.subtreeEnds[node]) - node > 16 {
-                                    target = automaton.dfa.plainTextTarget(next) ?? LazyDFA.unknown
-                                    // Finding out may have built states, and moved the tables.
-                                    rows = automaton.dfa.rowBase
-                                    plainTargets = automaton.dfa.plainTargetBase
-                                    anyPlainText = automaton.dfa.anyPlainTextBase
+                            if entry & TokenTrie.plainBelowFlag != 0 {
+                                let below = entry >> TokenTrie.groupsShift
+                                if below & ~info[Int(next)].safeGroups == 0 {
+                                    // No string of the characters below leads out of the grammar
+                                    // from here (as where a thread outlives any plain text): the
+                                    // whole subtree is allowed, none of its bytes read.
+                                    following = Int(trie.subtreeEnds[node])
+                                } else {
+                                    var target = info[Int(next)].plainTarget
+                                    // Worth finding out for subtrees of some size only: it may build states.
+                                    if target == LazyDFA.unknown && Int(trie.subtreeEnds[node]) - node > 16 {
+                                        target = automaton.dfa.plainTextTarget(next) ?? LazyDFA.unknown
+                                        // A search of the groups costs as much as a walk of some
+                                        // hundred nodes.
+                                        if target != next && Int(trie.subtreeEnds[node]) - node > Self.groupSearchSubtree {
+                                            _ = automaton.dfa.safeGroups(next)
+                                        }
+                                        // Finding out may have built states, and moved the tables.
+                                        rows = automaton.dfa.rowBase
+                                        info = automaton.dfa.walkInfoBase
+                                    }
+                                    // Plain text loops here, or cannot leave the grammar from here.
+                                    if target == next || below & ~info[Int(next)].safeGroups == 0 {
+                                        following = Int(trie.subtreeEnds[node])
+                                    }
                                 }
-                                // Plain text loops here: the whole subtree is allowed, none of its bytes read.
-                                if target == next { following = Int(trie.subtreeEnds[node]) }
                             }
-                            var token = Int(trie.tokenStarts[node])
-                            let last = Int(trie.tokenStarts[following])
-                            while token < last {
-                                let id = trie.tokenIDs[token]
-                                words[Int(id) >> 6] |= 1 << UInt64(id & 63)
-                                if added < listLimit { walkIDs[added] = id }
-                                added += 1
-                                token += 1
+                            if !complement {
+                                var token = Int(trie.tokenStarts[node])
+                                let last = Int(trie.tokenStarts[following])
+                                while token < last {
+                                    let id = trie.tokenIDs[token]
+                                    words[Int(id) >> 6] |= 1 << UInt64(id & 63)
+                                    if added < listLimit { walkIDs[added] = id }
+                                    added += 1
+                                    token += 1
+                                }
                             }
                             node = following
                         }
@@ -311,6 +364,21 @@ public final class GrammarMatcher {
                 }
             }
         }
-        return added
+        return complement ? trie.tokenIDs.count - removed : added
+    }
+
+    /// The fewest nodes of a subtree for which a walk finds out its state's
+    /// ``LazyDFA/safeGroups(_:)``.
+    static let groupSearchSubtree = 512
+
+    /// Removes the tokens of the subtree of `node` from `words`; returns how many.
+    private static func remove(subtreeOf node: Int, _ trie: TokenTrie.Tables, _ words: UnsafeMutableBufferPointer<UInt64>) -> Int {
+        let first = Int(trie.tokenStarts[node])
+        let end = Int(trie.tokenStarts[Int(trie.subtreeEnds[node])])
+        for token in first..<end {
+            let id = trie.tokenIDs[token]
+            words[Int(id) >> 6] &= ~(1 << UInt64(id & 63))
+        }
+        return end - first
     }
 }

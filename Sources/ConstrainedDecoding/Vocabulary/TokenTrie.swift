@@ -1,31 +1,44 @@
 /// The tokens of a vocabulary as a flat trie in depth-first order: node `i` reads byte
-/// `bytes[i]` at depth `depths[i] & TokenTrie.depthMask` (from 1), its subtree ends before
+/// `bytes[i]` at depth `entries[i] & TokenTrie.depthMask` (from 1), its subtree ends before
 /// `subtreeEnds[i]`, and the tokens spelled by the path to it are
 /// `tokenIDs[tokenStarts[i]..<tokenStarts[i + 1]]`, those of its subtree
 /// `tokenIDs[tokenStarts[i]..<tokenStarts[subtreeEnds[i]]]`. Tokens longer than
 /// `depthMask` bytes are left out, so never allowed (no real vocabulary has one).
 struct TokenTrie: Sendable {
     let bytes: [UInt8]
-    let depths: [UInt16]
+    /// Per node: its depth, ``plainBelowFlag``, and from bit ``groupsShift`` up the
+    /// ``CharacterGroups`` of the characters below it (as bits), read in one load by mask walks.
+    let entries: [UInt32]
     let subtreeEnds: [Int32]
     let tokenStarts: [Int32]
     let tokenIDs: [Int32]
-    /// The bits of a `depths` entry that hold the depth; the top bit is set when every token of
+    /// The bits of an entry that hold the depth; ``plainBelowFlag`` is set when every token of
     /// the node's subtree goes on from the node with plain text only (whole characters that need
     /// no escape in a JSON string): a state that every plain-text character leads back to
     /// accepts the whole subtree.
-    static let depthMask: UInt16 = 0x7FFF
-    static let plainBelowFlag: UInt16 = 0x8000
+    static let depthMask: UInt32 = 0x7FFF
+    static let plainBelowFlag: UInt32 = 0x8000
+    /// Where the groups below a node start in its entry. They are set for nodes with
+    /// ``plainBelowFlag``, every group for those without children, so that walks treat these as
+    /// they treat other nodes (taking their subtree whole changes nothing, and a branch on having
+    /// children mispredicts).
+    static let groupsShift: UInt32 = 16
     let maximumDepth: Int
     /// For each byte, the node at depth 1 that reads it, or -1.
     let rootNodes: [Int32]
+    /// The trie's tokens, in a set as large as the vocabulary.
+    let members: TokenBitset
+    /// For an even sample of the trie's tokens (1,024 at most): the groups of a plain-text token's
+    /// characters, or ``notPlainText``. A walk estimates from it how many tokens a state allows.
+    let sampleGroups: [UInt32]
+    static let notPlainText: UInt32 = 1 << 16
 
     /// A trie of the tokens whose ids pass `include`.
     init(tokens: [[UInt8]], include: (Int) -> Bool) {
         let order = tokens.indices.filter { include($0) && !tokens[$0].isEmpty && tokens[$0].count <= Int(Self.depthMask) }
             .sorted { tokens[$0].lexicographicallyPrecedes(tokens[$1]) }
         var bytes: [UInt8] = []
-        var depths: [UInt16] = []
+        var entries: [UInt32] = []
         var subtreeEnds: [Int32] = []
         var tokenStarts: [Int32] = []
         var tokenIDs: [Int32] = []
@@ -42,12 +55,12 @@ struct TokenTrie: Sendable {
             for depth in shared..<token.count {
                 path.append(bytes.count)
                 bytes.append(token[depth])
-                depths.append(UInt16(depth + 1) | Self.plainBelowFlag)
+                entries.append(UInt32(depth + 1) | Self.plainBelowFlag)
                 subtreeEnds.append(0)
                 tokenStarts.append(Int32(tokenIDs.count))
             }
             let plainFrom = Self.plainSuffixes(token)
-            for (depth, node) in path.enumerated() where !plainFrom[depth + 1] { depths[node] &= Self.depthMask }
+            for (depth, node) in path.enumerated() where !plainFrom[depth + 1] { entries[node] &= Self.depthMask }
             // Tokens sorted together with the same bytes share the node.
             tokenIDs.append(Int32(id))
             maximumDepth = max(maximumDepth, token.count)
@@ -56,14 +69,34 @@ struct TokenTrie: Sendable {
         while let node = path.popLast() { subtreeEnds[node] = Int32(bytes.count) }
         tokenStarts.append(Int32(tokenIDs.count))
         self.bytes = bytes
-        self.depths = depths
         self.subtreeEnds = subtreeEnds
         self.tokenStarts = tokenStarts
         self.tokenIDs = tokenIDs
         self.maximumDepth = maximumDepth
         var rootNodes = [Int32](repeating: -1, count: 256)
-        for (node, depth) in depths.enumerated() where depth & Self.depthMask == 1 { rootNodes[Int(bytes[node])] = Int32(node) }
+        for (node, depth) in entries.enumerated() where depth & Self.depthMask == 1 { rootNodes[Int(bytes[node])] = Int32(node) }
         self.rootNodes = rootNodes
+        // Children follow their parent, each after the previous one's subtree; from the last node
+        // back, a node's children are summarized before it.
+        var groupsBelow = [UInt16](repeating: 0, count: bytes.count)
+        for node in stride(from: bytes.count - 1, through: 0, by: -1) {
+            var child = node + 1
+            var below: UInt16 = 0
+            while child < Int(subtreeEnds[node]) {
+                below |= groupsBelow[child] | CharacterGroups.groups(of: CollectionOfOne(bytes[child]))
+                child = Int(subtreeEnds[child])
+            }
+            groupsBelow[node] = below
+            if entries[node] & Self.plainBelowFlag != 0 { entries[node] |= UInt32(below == 0 ? UInt16.max : below) << Self.groupsShift }
+        }
+        self.entries = entries
+        var members = TokenBitset(capacity: tokens.count)
+        for id in order { members.insert(Int32(id)) }
+        self.members = members
+        sampleGroups = stride(from: 0, to: order.count, by: max(order.count / 1024, 1)).map { index in
+            let token = tokens[order[index]]
+            return VocabularyIndex.isPlainText(token) ? UInt32(CharacterGroups.groups(of: token)) : Self.notPlainText
+        }
     }
 
     var nodeCount: Int { bytes.count }
@@ -71,7 +104,7 @@ struct TokenTrie: Sendable {
     /// The trie's arrays, read in place.
     struct Tables {
         let bytes: UnsafeBufferPointer<UInt8>
-        let depths: UnsafeBufferPointer<UInt16>
+        let entries: UnsafeBufferPointer<UInt32>
         let subtreeEnds: UnsafeBufferPointer<Int32>
         let tokenStarts: UnsafeBufferPointer<Int32>
         let tokenIDs: UnsafeBufferPointer<Int32>
@@ -80,11 +113,11 @@ struct TokenTrie: Sendable {
     /// Calls `body` with the trie's arrays, read in place.
     func withTables<Result>(_ body: (Tables) -> Result) -> Result {
         bytes.withUnsafeBufferPointer { bytes in
-            depths.withUnsafeBufferPointer { depths in
+            entries.withUnsafeBufferPointer { entries in
                 subtreeEnds.withUnsafeBufferPointer { ends in
                     tokenStarts.withUnsafeBufferPointer { starts in
                         tokenIDs.withUnsafeBufferPointer { ids in
-                            body(Tables(bytes: bytes, depths: depths, subtreeEnds: ends, tokenStarts: starts, tokenIDs: ids))
+                            body(Tables(bytes: bytes, entries: entries, subtreeEnds: ends, tokenStarts: starts, tokenIDs: ids))
                         }
                     }
                 }

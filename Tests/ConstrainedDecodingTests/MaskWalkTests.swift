@@ -1,0 +1,92 @@
+@testable import ConstrainedDecoding
+import Foundation
+import Testing
+
+/// Mask walks that take subtrees whole by their characters' groups, or start from every token and
+/// remove the refused ones: the masks hold exactly the tokens that the matcher accepts one by one.
+@Suite struct MaskWalkTests {
+    /// A vocabulary with subtrees of some size under every letter: words and their capitalized and
+    /// spaced spellings, numbers, punctuation, characters of two, three and four bytes (U+2028
+    /// among them), partial characters, and tokens with quotes and escapes.
+    static let vocabulary: (vocabulary: Vocabulary, tokens: [[UInt8]]) = {
+        let syllables = ["ar", "bar", "ba", "en", "foo", "fo", "in", "on", "ter", "ion", "ed", "ing", "er", "an", "re", "X_", "x", "_y", "-z", "~0", "~1", "~"]
+        var texts = Set<String>()
+        for first in "abcdefghijklmnopqrstuvwxyz" {
+            for syllable in syllables {
+                for word in ["\(first)\(syllable)", "\(first)\(syllable)\(syllables[syllable.count % syllables.count])"] {
+                    texts.formUnion([word, word.capitalized, " " + word, "/" + word, word + "@", word + ".", word + "\",", word + "\"}"])
+                }
+            }
+        }
+        texts.formUnion((0..<200).map { "\($0)" } + (0..<50).map { " \($0)" })
+        texts.formUnion(["é", "été", "日本", "日本語", "\u{2028}", "a\u{2028}b", "→", "→x", "😀", "a😀", "{", "}", "{term", "term}", ":", "://", "\\n", "\\\"", "\"", "\":"])
+        var tokens = (0...255).map { [UInt8($0)] } + texts.sorted().map { Array($0.utf8) }
+        // Partial characters: the first two bytes of 日 and of U+2028.
+        tokens += [[0xE6, 0x97], [0xE2, 0x80], [0x80, 0xA8]]
+        tokens.append([])
+        return (Vocabulary(tokens: tokens, specialTokens: [], endOfText: Int32(tokens.count - 1)), tokens)
+    }()
+
+    /// Each schema, with documents whose every prefix's mask is checked.
+    static let cases: [(schema: String, documents: [String])] = [
+        (#"{"patternProperties":{"^.*bar$":{"type":"null"}}}"#, [#"{"foobar":null,"x→bar":null}"#, #"{"日本bar":null}"#]),
+        (#"{"patternProperties":{"f.*":true,"b.*":false}}"#, [#"{"foo":1,"en":2}"#]),
+        (#"{"patternProperties":{"[0-9]{2,}":{"type":"boolean"},"X_":{"type":"string"}}}"#, [#"{"answer 1":"42","a12":true}"#]),
+        (#"{"type":"string","pattern":"^(/([^~/]|~[01])*)*$"}"#, [#""/foo/bar~0/日本""#]),
+        (#"{"type":"string","pattern":"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9-]+(\\.[a-z0-9-]+)*$"}"#, [#""joe.bar@example.com""#]),
+        (#"{"type":"string","pattern":"^[a-z]+$"}"#, [#""foobar""#]),
+        (#"{"type":"string","pattern":"^.*$"}"#, [#""any →text 😀 here""#]),
+        (#"{"type":"string","pattern":"^[^\"]*\\{[a-z]+\\}.*$"}"#, [#""http://x/{term}/y""#]),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func masksHoldExactlyTheAcceptedTokens(_ index: Int) throws {
+        let (vocabulary, tokens) = Self.vocabulary
+        let (schema, documents) = Self.cases[index]
+        let grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(extraProperties: .allow))
+        var mask = TokenBitset(capacity: vocabulary.count)
+        var steps = 0
+        for document in documents {
+            let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+            for byte in Array(document.utf8) {
+                matcher.allowedTokens(into: &mask)
+                steps += 1
+                for id in 0..<Int32(vocabulary.count) where mask.contains(id) != matcher.canAdvance(token: id) {
+                    Issue.record("\(schema): token \(tokens[Int(id)]) after \(matcher.state), mask says \(mask.contains(id))")
+                }
+                #expect(matcher.advance(bytes: [byte]), "\(schema): \(document) refused")
+            }
+        }
+        #expect(steps == documents.reduce(0) { $0 + $1.utf8.count })
+    }
+
+    /// The groups that cannot lead out of a state: letters inside a JSON pointer's segment but not
+    /// `~`, which must be followed by 0 or 1; none in a name where `b` is refused (a lowercase
+    /// letter refused at once);
+    /// every group in a string matched against `^.*bar$` but U+2000 to U+2FFF, where `.` refuses
+    /// U+2028 and U+2029.
+    @Test func safeGroupsFollowWhatThePatternRefuses() throws {
+        func safeGroups(_ schema: String, after text: String) throws -> UInt16 {
+            let grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(extraProperties: .allow))
+            let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary.vocabulary)
+            #expect(matcher.advance(bytes: Array(text.utf8)))
+            return matcher.automaton.dfa.safeGroups(matcher.state)
+        }
+        func bit(_ character: Character) -> UInt16 { 1 << UInt16(CharacterGroups.groupOfLead[Int(character.utf8.first ?? 0)]) }
+        let pointer = try safeGroups(#"{"type":"string","pattern":"^(/([^~/]|~[01])*)*$"}"#, after: #""/fo"#)
+        #expect(pointer & bit("a") != 0 && pointer & bit("Z") != 0 && pointer & bit("~") == 0)
+        let refused = try safeGroups(#"{"patternProperties":{"b.*":false}}"#, after: #"{"fo"#)
+        #expect(refused == 0)
+        let suffix = try safeGroups(#"{"type":"string","pattern":"^.*bar$"}"#, after: #""x"#)
+        #expect(suffix & bit("a") != 0 && suffix & bit(" ") != 0 && suffix & bit("日") != 0 && suffix & bit("→") == 0)
+    }
+
+    /// Every plain-text ASCII character has a group, and only those do among ASCII.
+    @Test func everyPlainTextCharacterHasAGroup() {
+        for byte in 0..<0x80 {
+            let plain = byte >= 0x20 && byte != 0x22 && byte != 0x5C
+            #expect((CharacterGroups.groupOfLead[byte] != CharacterGroups.none) == plain, "byte \(byte)")
+        }
+        #expect(Set(CharacterGroups.byRarity) == Set(0..<CharacterGroups.count))
+    }
+}
