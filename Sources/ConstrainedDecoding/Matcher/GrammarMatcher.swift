@@ -329,15 +329,18 @@ public final class GrammarMatcher {
                                     following = Int(trie.subtreeEnds[node])
                                 } else {
                                     var target = info[Int(next)].plainTarget
-                                    // Worth finding out for subtrees of some size only: it may build states.
+                                    // Worth finding out for subtrees of some size only: it may build
+                                    // states, and moves the tables when it does.
                                     if target == LazyDFA.unknown && Int(trie.subtreeEnds[node]) - node > 16 {
                                         target = automaton.dfa.plainTextTarget(next) ?? LazyDFA.unknown
-                                        // A search of the groups costs as much as a walk of some
-                                        // hundred nodes.
-                                        if target != next && Int(trie.subtreeEnds[node]) - node > Self.groupSearchSubtree {
-                                            _ = automaton.dfa.safeGroups(next)
-                                        }
-                                        // Finding out may have built states, and moved the tables.
+                                        rows = automaton.dfa.rowBase
+                                        info = automaton.dfa.walkInfoBase
+                                    }
+                                    // A search of the groups costs as much as a walk of some hundred nodes.
+                                    if target != next, info[Int(next)].safeGroups & LazyDFA.WalkInfo.knownGroups == 0,
+                                        Int(trie.subtreeEnds[node]) - node > Self.groupSearchSubtree
+                                    {
+                                        _ = automaton.dfa.safeGroups(next)
                                         rows = automaton.dfa.rowBase
                                         info = automaton.dfa.walkInfoBase
                                     }
