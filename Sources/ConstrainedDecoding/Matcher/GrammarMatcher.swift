@@ -30,6 +30,9 @@ public final class GrammarMatcher {
     private var terminated = false
     /// The walk's states, by trie depth.
     private var walkStates: [Int32] = []
+    /// The fewest nodes of a subtree for which a walk finds out its state's
+    /// ``LazyDFA/safeGroups(_:)``: a search costs about what a walk of some hundred nodes does.
+    var groupSearchSubtree = 4096
 
     /// The most memory the masks cached by one matcher take, in bytes; beyond it the cache
     /// starts over.
@@ -336,9 +339,8 @@ public final class GrammarMatcher {
                                         rows = automaton.dfa.rowBase
                                         info = automaton.dfa.walkInfoBase
                                     }
-                                    // A search of the groups costs as much as a walk of some hundred nodes.
                                     if target != next, info[Int(next)].safeGroups & LazyDFA.WalkInfo.knownGroups == 0,
-                                        Int(trie.subtreeEnds[node]) - node > Self.groupSearchSubtree
+                                        Int(trie.subtreeEnds[node]) - node > groupSearchSubtree
                                     {
                                         _ = automaton.dfa.safeGroups(next)
                                         rows = automaton.dfa.rowBase
@@ -370,9 +372,6 @@ public final class GrammarMatcher {
         return complement ? trie.tokenIDs.count - removed : added
     }
 
-    /// The fewest nodes of a subtree for which a walk finds out its state's
-    /// ``LazyDFA/safeGroups(_:)``.
-    static let groupSearchSubtree = 512
 
     /// Removes the tokens of the subtree of `node` from `words`; returns how many.
     private static func remove(subtreeOf node: Int, _ trie: TokenTrie.Tables, _ words: UnsafeMutableBufferPointer<UInt64>) -> Int {
