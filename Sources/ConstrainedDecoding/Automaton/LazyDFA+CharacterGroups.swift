@@ -7,7 +7,8 @@ extension LazyDFA {
     /// below a node reached in `state` all fall in these groups is allowed whole. Found by
     /// searching the states such strings reach; where one of them meets ``dead``, the rarest group
     /// of the string's characters is dropped and the search starts again. Empty where the
-    /// search would pass ``groupSearchLimit`` states. Remembered per state.
+    /// search would pass ``groupSearchLimit`` states, and where a lowercase letter is refused at
+    /// once or lowercase letters alone lead out. Remembered per state.
     mutating func safeGroups(_ state: Int32) -> UInt16 {
         let known = walkInfo[Int(state)].safeGroups
         if known & WalkInfo.knownGroups != 0 { return UInt16(truncatingIfNeeded: known) }
