@@ -74,7 +74,7 @@ struct TokenTrie: Sendable {
         self.tokenIDs = tokenIDs
         self.maximumDepth = maximumDepth
         var rootNodes = [Int32](repeating: -1, count: 256)
-        for (node, depth) in entries.enumerated() where depth & Self.depthMask == 1 { rootNodes[Int(bytes[node])] = Int32(node) }
+        for (node, entry) in entries.enumerated() where entry & Self.depthMask == 1 { rootNodes[Int(bytes[node])] = Int32(node) }
         self.rootNodes = rootNodes
         // Children follow their parent, each after the previous one's subtree; from the last node
         // back, a node's children are summarized before it.
