@@ -92,6 +92,11 @@ static inline uint16_t guided_load_u16(const uint8_t *pointer) {
 /// An IEEE half-precision number as a float: the exponent and mantissa moved into place and the
 /// exponent rebased by one multiplication, which also gives subnormals their value.
 static inline float guided_half_to_float(uint16_t bits) {
+#if defined(__aarch64__)
+    __fp16 half;
+    memcpy(&half, &bits, 2);
+    return (float)half;
+#else
     union {
         uint32_t bits;
         float value;
@@ -104,6 +109,7 @@ static inline float guided_half_to_float(uint16_t bits) {
     }
     result.bits |= (uint32_t)(bits & 0x8000u) << 16;
     return result.value;
+#endif
 }
 
 /// Rounds to the nearest integer, ties to even, for |x| below 2^22 (as the vector kernels' rounding
@@ -112,6 +118,33 @@ static inline float guided_round(float x) {
     const float shift = 12582912.0f;  // 1.5 × 2^23
     return (x + shift) - shift;
 }
+
+/// `x` as the nearest half-precision number (ties to even, as the conversion instructions round):
+/// infinity beyond 65504 and its rounding, subnormals below 2^-14, NaN kept.
+static inline uint16_t guided_float_to_half(float x) {
+#if defined(__aarch64__)
+    __fp16 half = (__fp16)x;
+    uint16_t bits;
+    memcpy(&bits, &half, 2);
+    return bits;
+#else
+    uint32_t bits;
+    memcpy(&bits, &x, 4);
+    uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
+    uint32_t magnitude = bits & 0x7FFFFFFFu;
+    if (magnitude > 0x7F800000u) return sign | 0x7E00u;
+    // 65520 and beyond round to infinity.
+    if (magnitude >= 0x477FF000u) return sign | 0x7C00u;
+    // Below 2^-14, multiples of 2^-24 (the largest rounds up to the smallest normal number).
+    if (magnitude < 0x38800000u) return sign | (uint16_t)guided_round(fabsf(x) * 0x1p24f);
+    // 13 bits of the mantissa dropped, rounded to even, and the exponent rebased (127 to 15).
+    uint32_t rounded = magnitude + 0x0FFFu + ((magnitude >> 13) & 1u);
+    return sign | (uint16_t)((rounded - 0x38000000u) >> 13);
+#endif
+}
+
+/// `x` rounded to the nearest half-precision number, as a float.
+static inline float guided_rounded_to_half(float x) { return guided_half_to_float(guided_float_to_half(x)); }
 
 extern const GuidedKernelTable guided_portable_kernels;
 #if defined(__x86_64__)
@@ -137,6 +170,66 @@ static inline float guided_softmax(float *scores, size_t count) {
         total += scores[p];
     }
     return total;
+}
+
+/// The dot product of `count` floats with `count` half-precision numbers, in eight running sums.
+static inline float guided_dot_halves(const float *left, const uint16_t *right, size_t count) {
+    float sums[8] = {0};
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        for (int lane = 0; lane < 8; lane++) sums[lane] += left[i + lane] * guided_half_to_float(right[i + lane]);
+    }
+    float total = ((sums[0] + sums[4]) + (sums[1] + sums[5])) + ((sums[2] + sums[6]) + (sums[3] + sums[7]));
+    for (; i < count; i++) total += left[i] * guided_half_to_float(right[i]);
+    return total;
+}
+
+/// The sums of `halfSums` attention (see `GuidedKernelTable.attend`), after the scores: position
+/// by position, `output` (16-bit numbers held in floats) is rescaled when a score is the largest
+/// so far and takes the position's value times its weight, each result rounded to 16 bits; then
+/// it is divided by the weights' sum.
+static inline void guided_half_sums(
+    const float *scores, const uint16_t *values, size_t stride, size_t count, size_t dimension, float *output) {
+    float largest = -INFINITY, total = 0;
+    for (size_t i = 0; i < dimension; i++) output[i] = 0;
+    for (size_t p = 0; p < count; p++) {
+        float score = scores[p], rescale = 1, weight = 1;
+        if (score > largest) {
+            rescale = expf(largest - score);
+            largest = score;
+            for (size_t i = 0; i < dimension; i++) output[i] = guided_rounded_to_half(output[i] * rescale);
+        } else {
+            weight = expf(score - largest);
+        }
+        const uint16_t *value = values + p * stride;
+        for (size_t i = 0; i < dimension; i++) output[i] = guided_rounded_to_half(fmaf(guided_half_to_float(value[i]), weight, output[i]));
+        total = total * rescale + weight;
+    }
+    float inverse = total == 0 ? 0 : 1 / total;
+    for (size_t i = 0; i < dimension; i++) output[i] *= inverse;
+}
+
+/// Attention in plain C (see `GuidedKernelTable.attend`), for the variants without their own.
+static inline void guided_attend_generic(
+    const float *query, const uint16_t *keys, const uint16_t *values, size_t stride, size_t count, size_t dimension, float scale,
+    int halfSums, float *scores, float *output) {
+    if (halfSums) {
+        // The rounded query waits in `output`, which the sums clear.
+        for (size_t i = 0; i < dimension; i++) output[i] = guided_rounded_to_half(query[i]);
+        query = output;
+    }
+    for (size_t p = 0; p < count; p++) scores[p] = guided_dot_halves(query, keys + p * stride, dimension) * scale;
+    if (halfSums) {
+        guided_half_sums(scores, values, stride, count, dimension, output);
+        return;
+    }
+    float inverse = 1 / guided_softmax(scores, count);
+    for (size_t i = 0; i < dimension; i++) output[i] = 0;
+    for (size_t p = 0; p < count; p++) {
+        const uint16_t *value = values + p * stride;
+        float weight = scores[p] * inverse;
+        for (size_t i = 0; i < dimension; i++) output[i] += weight * guided_half_to_float(value[i]);
+    }
 }
 
 #endif

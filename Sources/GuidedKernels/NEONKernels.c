@@ -23,8 +23,8 @@ static void quantize(const float *input, size_t count, GuidedQuantizedVectors ou
             v[i] = vld1q_f32(x + 4 * i);
             largest = vmaxq_f32(largest, vabsq_f32(v[i]));
         }
-        float scale = vmaxvq_f32(largest) / 127;
-        float inverse = scale > 0 ? 1 / scale : 0;
+        float maximum = vmaxvq_f32(largest), scale = guided_rounded_to_half(maximum / 127);
+        float inverse = maximum > 0 ? 127 / maximum : 0;
         int32x4_t sum = vdupq_n_s32(0), half = vdupq_n_s32(0);
         int8_t *target = output.values + block * 32;
         for (int i = 0; i < 8; i += 2) {
@@ -56,39 +56,6 @@ static void quantize(const float *input, size_t count, GuidedQuantizedVectors ou
 #define NEON_DOT_PRODUCTS 1
 #include "NEONProducts.h"
 
-INLINE float dot(const float *left, const float *right, size_t count) {
-    float32x4_t sum0 = vdupq_n_f32(0), sum1 = vdupq_n_f32(0);
-    size_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        sum0 = vfmaq_f32(sum0, vld1q_f32(left + i), vld1q_f32(right + i));
-        sum1 = vfmaq_f32(sum1, vld1q_f32(left + i + 4), vld1q_f32(right + i + 4));
-    }
-    float total = vaddvq_f32(vaddq_f32(sum0, sum1));
-    for (; i < count; i++) total += left[i] * right[i];
-    return total;
-}
-
-static void attend(
-    const float *query, const float *keys, const float *values, size_t stride, size_t count, size_t dimension,
-    float scale, float *scores, float *output) {
-    for (size_t p = 0; p < count; p++) scores[p] = dot(query, keys + p * stride, dimension) * scale;
-    float inverse = 1 / guided_softmax(scores, count);
-    size_t i = 0;
-    for (; i + 16 <= dimension; i += 16) {
-        float32x4_t sums[4] = {vdupq_n_f32(0), vdupq_n_f32(0), vdupq_n_f32(0), vdupq_n_f32(0)};
-        for (size_t p = 0; p < count; p++) {
-            const float *value = values + p * stride + i;
-            for (int k = 0; k < 4; k++) sums[k] = vfmaq_n_f32(sums[k], vld1q_f32(value + 4 * k), scores[p]);
-        }
-        for (int k = 0; k < 4; k++) vst1q_f32(output + i + 4 * k, vmulq_n_f32(sums[k], inverse));
-    }
-    for (; i < dimension; i++) {
-        float sum = 0;
-        for (size_t p = 0; p < count; p++) sum += scores[p] * values[p * stride + i];
-        output[i] = sum * inverse;
-    }
-}
-
-const GuidedKernelTable guided_neon_kernels = {quantize, multiply_widening, attend};
-const GuidedKernelTable guided_neon_dot_product_kernels = {quantize, multiply_dot_products, attend};
+const GuidedKernelTable guided_neon_kernels = {quantize, multiply_widening, guided_attend_generic};
+const GuidedKernelTable guided_neon_dot_product_kernels = {quantize, multiply_dot_products, guided_attend_generic};
 #endif

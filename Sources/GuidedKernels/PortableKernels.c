@@ -28,8 +28,9 @@ static void quantize_block(const float *x, float scale, float inverse, GuidedQua
 
 static void quantize(const float *input, size_t count, GuidedQuantizedVectors output) {
     for (size_t block = 0; block < count / 32; block++) {
-        float scale = largest_magnitude(input + block * 32, 32) / 127;
-        quantize_block(input + block * 32, scale, scale > 0 ? 1 / scale : 0, output, block);
+        // As llama.cpp's inputs of 32: the elements by 127 / largest, the scale in 16 bits.
+        float largest = largest_magnitude(input + block * 32, 32);
+        quantize_block(input + block * 32, guided_rounded_to_half(largest / 127), largest > 0 ? 127 / largest : 0, output, block);
     }
 }
 
@@ -182,32 +183,8 @@ static void multiply(
     GUIDED_MULTIPLY_BY_TYPE(multiply_rows, type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
 }
 
-/// The dot product of `count` floats in eight running sums, which the compiler keeps in vector
-/// registers (one sum would be a chain of dependent additions that it may not reorder).
-static inline float dot(const float *left, const float *right, size_t count) {
-    float sums[8] = {0};
-    size_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        for (int lane = 0; lane < 8; lane++) sums[lane] += left[i + lane] * right[i + lane];
-    }
-    float total = ((sums[0] + sums[4]) + (sums[1] + sums[5])) + ((sums[2] + sums[6]) + (sums[3] + sums[7]));
-    for (; i < count; i++) total += left[i] * right[i];
-    return total;
+void guided_halves_from_floats(const float *input, size_t count, uint16_t *output) {
+    for (size_t i = 0; i < count; i++) output[i] = guided_float_to_half(input[i]);
 }
 
-static void attend(
-    const float *query, const float *keys, const float *values, size_t stride, size_t count, size_t dimension,
-    float scale, float *scores, float *output) {
-    for (size_t p = 0; p < count; p++) {
-        scores[p] = dot(query, keys + p * stride, dimension) * scale;
-    }
-    float inverse = 1 / guided_softmax(scores, count);
-    for (size_t i = 0; i < dimension; i++) output[i] = 0;
-    for (size_t p = 0; p < count; p++) {
-        const float *value = values + p * stride;
-        float weight = scores[p] * inverse;
-        for (size_t i = 0; i < dimension; i++) output[i] += weight * value[i];
-    }
-}
-
-const GuidedKernelTable guided_portable_kernels = {quantize, multiply, attend};
+const GuidedKernelTable guided_portable_kernels = {quantize, multiply, guided_attend_generic};

@@ -31,8 +31,8 @@ static X86_TARGET void quantize(const float *input, size_t count, GuidedQuantize
             v[i] = _mm256_loadu_ps(x + 8 * i);
             largest = _mm256_max_ps(largest, _mm256_andnot_ps(signBit, v[i]));
         }
-        float scale = horizontal_max(largest) / 127;
-        __m256 inverse = _mm256_set1_ps(scale > 0 ? 1 / scale : 0);
+        float maximum = horizontal_max(largest), scale = guided_rounded_to_half(maximum / 127);
+        __m256 inverse = _mm256_set1_ps(maximum > 0 ? 127 / maximum : 0);
         __m256i q[4];
         for (int i = 0; i < 4; i++) {
             q[i] = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v[i], inverse), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
@@ -433,23 +433,65 @@ INLINE X86_TARGET __m128 four_sums(__m256 a, __m256 b, __m256 c, __m256 d) {
     return _mm_add_ps(_mm256_castps256_ps128(pairs), _mm256_extractf128_ps(pairs, 1));
 }
 
+/// Eight half-precision numbers as floats.
+INLINE X86_TARGET __m256 load_halves(const uint16_t *pointer) { return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)pointer)); }
+
+/// Eight floats rounded to half precision (ties to even), as floats.
+INLINE X86_TARGET __m256 rounded_to_half(__m256 v) { return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT)); }
+
 static X86_TARGET void attend(
-    const float *query, const float *keys, const float *values, size_t stride, size_t count, size_t dimension,
-    float scale, float *scores, float *output) {
+    const float *query, const uint16_t *keys, const uint16_t *values, size_t stride, size_t count, size_t dimension,
+    float scale, int halfSums, float *scores, float *output) {
+    if (dimension % 8 != 0) {
+        guided_attend_generic(query, keys, values, stride, count, dimension, scale, halfSums, scores, output);
+        return;
+    }
+    if (halfSums) {
+        // The rounded query waits in `output`, which the sums clear.
+        for (size_t i = 0; i < dimension; i += 8) _mm256_storeu_ps(output + i, rounded_to_half(_mm256_loadu_ps(query + i)));
+        query = output;
+    }
     // Scores four positions at a time, in four independent sums.
     size_t p = 0;
-    if (dimension % 8 == 0) {
-        for (; p + 4 <= count; p += 4) {
-            const float *key = keys + p * stride;
-            __m256 sums[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-            for (size_t i = 0; i < dimension; i += 8) {
-                __m256 q = _mm256_loadu_ps(query + i);
-                for (int k = 0; k < 4; k++) sums[k] = _mm256_fmadd_ps(q, _mm256_loadu_ps(key + k * stride + i), sums[k]);
-            }
-            _mm_storeu_ps(scores + p, _mm_mul_ps(four_sums(sums[0], sums[1], sums[2], sums[3]), _mm_set1_ps(scale)));
+    for (; p + 4 <= count; p += 4) {
+        const uint16_t *key = keys + p * stride;
+        __m256 sums[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+        for (size_t i = 0; i < dimension; i += 8) {
+            __m256 q = _mm256_loadu_ps(query + i);
+            for (int k = 0; k < 4; k++) sums[k] = _mm256_fmadd_ps(q, load_halves(key + k * stride + i), sums[k]);
         }
+        _mm_storeu_ps(scores + p, _mm_mul_ps(four_sums(sums[0], sums[1], sums[2], sums[3]), _mm_set1_ps(scale)));
     }
-    for (; p < count; p++) scores[p] = dot(query, keys + p * stride, dimension) * scale;
+    for (; p < count; p++) {
+        __m256 sum = _mm256_setzero_ps();
+        for (size_t i = 0; i < dimension; i += 8) sum = _mm256_fmadd_ps(_mm256_loadu_ps(query + i), load_halves(keys + p * stride + i), sum);
+        scores[p] = horizontal_sum(sum) * scale;
+    }
+    if (halfSums) {
+        // As `guided_half_sums`, eight elements at a time.
+        float largest = -INFINITY, total = 0;
+        for (size_t i = 0; i < dimension; i += 8) _mm256_storeu_ps(output + i, _mm256_setzero_ps());
+        for (size_t p = 0; p < count; p++) {
+            float score = scores[p], rescale = 1, weight = 1;
+            if (score > largest) {
+                rescale = expf(largest - score);
+                largest = score;
+                __m256 factor = _mm256_set1_ps(rescale);
+                for (size_t i = 0; i < dimension; i += 8) _mm256_storeu_ps(output + i, rounded_to_half(_mm256_mul_ps(_mm256_loadu_ps(output + i), factor)));
+            } else {
+                weight = expf(score - largest);
+            }
+            const uint16_t *value = values + p * stride;
+            __m256 w = _mm256_set1_ps(weight);
+            for (size_t i = 0; i < dimension; i += 8) {
+                _mm256_storeu_ps(output + i, rounded_to_half(_mm256_fmadd_ps(load_halves(value + i), w, _mm256_loadu_ps(output + i))));
+            }
+            total = total * rescale + weight;
+        }
+        __m256 inverse = _mm256_set1_ps(total == 0 ? 0 : 1 / total);
+        for (size_t i = 0; i < dimension; i += 8) _mm256_storeu_ps(output + i, _mm256_mul_ps(_mm256_loadu_ps(output + i), inverse));
+        return;
+    }
     float inverse = 1 / guided_softmax(scores, count);
     // 64 columns at a time in eight independent sums, then 8 at a time.
     size_t i = 0;
@@ -458,20 +500,15 @@ static X86_TARGET void attend(
         for (int k = 0; k < 8; k++) sums[k] = _mm256_setzero_ps();
         for (size_t p = 0; p < count; p++) {
             __m256 weight = _mm256_set1_ps(scores[p]);
-            const float *value = values + p * stride + i;
-            for (int k = 0; k < 8; k++) sums[k] = _mm256_fmadd_ps(weight, _mm256_loadu_ps(value + 8 * k), sums[k]);
+            const uint16_t *value = values + p * stride + i;
+            for (int k = 0; k < 8; k++) sums[k] = _mm256_fmadd_ps(weight, load_halves(value + 8 * k), sums[k]);
         }
         for (int k = 0; k < 8; k++) _mm256_storeu_ps(output + i + 8 * k, _mm256_mul_ps(sums[k], _mm256_set1_ps(inverse)));
     }
-    for (; i + 8 <= dimension; i += 8) {
+    for (; i < dimension; i += 8) {
         __m256 sum = _mm256_setzero_ps();
-        for (size_t p = 0; p < count; p++) sum = _mm256_fmadd_ps(_mm256_set1_ps(scores[p]), _mm256_loadu_ps(values + p * stride + i), sum);
+        for (size_t p = 0; p < count; p++) sum = _mm256_fmadd_ps(_mm256_set1_ps(scores[p]), load_halves(values + p * stride + i), sum);
         _mm256_storeu_ps(output + i, _mm256_mul_ps(sum, _mm256_set1_ps(inverse)));
-    }
-    for (; i < dimension; i++) {
-        float sum = 0;
-        for (size_t p = 0; p < count; p++) sum += scores[p] * values[p * stride + i];
-        output[i] = sum * inverse;
     }
 }
 

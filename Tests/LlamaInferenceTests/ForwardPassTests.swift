@@ -16,8 +16,10 @@ import Testing
     }
 
     /// The largest difference allowed between a logit and the reference's (logits span about 40)
-    /// when the products run in floats: measured up to 0.00004.
-    static let tolerance: Float = 0.001
+    /// when the products run in floats: measured up to 0.0096. Both keep the KV cache in 16 bits,
+    /// where a key or value that lies near the middle of two 16-bit numbers may round to the
+    /// other one (with a 32-bit cache it was 0.00004).
+    static let tolerance: Float = 0.02
 
     /// The error allowed with the integer kernels, whose inputs are quantized to 8 bits per block
     /// of 32 as llama.cpp's are: measured on the three prompts, AVX2 and portable variants, up to

@@ -156,7 +156,8 @@ import Testing
             let input = (0..<blocks * 32).map { _ in Float.random(in: -3...3, using: &generator) }
             let result = Self.products(.portable, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: 1, rowRange: 0..<rows)
             var scales = [Float](repeating: 0, count: blocks)
-            for block in 0..<blocks { scales[block] = input[block * 32..<(block + 1) * 32].map(abs).max()! / 127 }
+            // Each block's scale in 16 bits, as llama.cpp keeps it.
+            for block in 0..<blocks { scales[block] = Float(Float16(input[block * 32..<(block + 1) * 32].map(abs).max()! / 127)) }
             for row in 0..<rows {
                 // The weights as BlockDecoder decodes them (checked against the gguf package).
                 var weights = [Float](repeating: 0, count: blocks * 32)
@@ -174,24 +175,92 @@ import Testing
         }
     }
 
+    /// Random half-precision numbers in -1...1.
+    static func randomHalves(_ count: Int, using generator: inout Generator) -> [UInt16] {
+        let floats = (0..<count).map { _ in Float.random(in: -1...1, using: &generator) }
+        var halves = [UInt16](repeating: 0, count: count)
+        guided_halves_from_floats(floats, count, &halves)
+        return halves
+    }
+
     @Test(arguments: KernelVariant.supported)
     func attentionEqualsThePortableOne(_ variant: KernelVariant) {
         var generator = Generator(state: 3)
-        for (count, dimension, stride) in [(1, 64, 192), (10, 64, 192), (37, 128, 256), (6, 80, 80), (5, 20, 24)] {
+        for (count, dimension, stride) in [(1, 64, 192), (10, 64, 192), (37, 128, 256), (70, 256, 256), (6, 80, 80), (5, 20, 24)] {
             let query = (0..<dimension).map { _ in Float.random(in: -1...1, using: &generator) }
-            let keys = (0..<count * stride).map { _ in Float.random(in: -1...1, using: &generator) }
-            let values = (0..<count * stride).map { _ in Float.random(in: -1...1, using: &generator) }
-            func attend(_ variant: KernelVariant) -> [Float] {
-                var scores = [Float](repeating: 0, count: count)
-                var output = [Float](repeating: 0, count: dimension)
-                variant.table.pointee.attend(query, keys, values, stride, count, dimension, 0.125, &scores, &output)
-                return output
-            }
-            let expected = attend(.portable)
-            let actual = attend(variant)
-            for index in 0..<dimension {
-                #expect(abs(actual[index] - expected[index]) <= 1e-5, "\(variant), \(count) positions of \(dimension): element \(index)")
+            let keys = Self.randomHalves(count * stride, using: &generator)
+            let values = Self.randomHalves(count * stride, using: &generator)
+            for halfSums in [false, true] {
+                func attend(_ variant: KernelVariant) -> [Float] {
+                    var scores = [Float](repeating: 0, count: count)
+                    var output = [Float](repeating: 0, count: dimension)
+                    variant.table.pointee.attend(query, keys, values, stride, count, dimension, 0.125, halfSums ? 1 : 0, &scores, &output)
+                    return output
+                }
+                let expected = attend(.portable)
+                let actual = attend(variant)
+                // In 16-bit sums, a score a little off may round a sum the other way: one step of
+                // 16 bits (about 0.0005 of the sum) at most.
+                let tolerance: Float = halfSums ? 1e-3 : 1e-5
+                for index in 0..<dimension {
+                    #expect(
+                        abs(actual[index] - expected[index]) <= tolerance * max(1, abs(expected[index])),
+                        "\(variant), half sums \(halfSums), \(count) positions of \(dimension): element \(index)")
+                }
             }
         }
+    }
+
+    /// The portable attention against the same in doubles: within the order of float sums in
+    /// floats, within the 16-bit roundings of the query and of each sum in 16 bits (which a
+    /// double computation without them would not show, so that they are seen to happen).
+    @Test func portableAttentionMatchesDoubles() {
+        var generator = Generator(state: 5)
+        let (count, dimension) = (40, 64)
+        let query = (0..<dimension).map { _ in Float.random(in: -2...2, using: &generator) }
+        let keys = Self.randomHalves(count * dimension, using: &generator)
+        let values = Self.randomHalves(count * dimension, using: &generator)
+        func half(_ bits: UInt16) -> Double { Double(Float(Float16(bitPattern: bits))) }
+        func reference(roundingQuery: Bool) -> [Double] {
+            let q = query.map { roundingQuery ? Double(Float(Float16($0))) : Double($0) }
+            let scores = (0..<count).map { p in (0..<dimension).reduce(0.0) { $0 + q[$1] * half(keys[p * dimension + $1]) } * 0.125 }
+            let largest = scores.max() ?? 0
+            let weights = scores.map { exp($0 - largest) }
+            let total = weights.reduce(0, +)
+            return (0..<dimension).map { i in (0..<count).reduce(0.0) { $0 + weights[$1] * half(values[$1 * dimension + i]) } / total }
+        }
+        for halfSums in [false, true] {
+            var scores = [Float](repeating: 0, count: count)
+            var output = [Float](repeating: 0, count: dimension)
+            KernelVariant.portable.table.pointee.attend(query, keys, values, dimension, count, dimension, 0.125, halfSums ? 1 : 0, &scores, &output)
+            let expected = reference(roundingQuery: halfSums)
+            let largest = (0..<dimension).map { abs(Double(output[$0]) - expected[$0]) }.max() ?? 0
+            if halfSums {
+                #expect(largest <= 4e-3 && largest > 1e-5, "16-bit sums: largest difference \(largest)")
+            } else {
+                #expect(largest <= 1e-5, "float sums: largest difference \(largest)")
+            }
+        }
+    }
+
+    /// The conversion of the KV cache: as Swift's `Float16` rounds, on normal and subnormal
+    /// numbers, ties, numbers that round to infinity, infinities and zeros.
+    @Test func halvesRoundAsFloat16() {
+        var generator = Generator(state: 7)
+        var floats: [Float] = [0, -0, 1, -1, 65504, 65519.99, 65520, -65520, 1e6, .infinity, -.infinity, 0x1p-14, 0x1p-24, 0x1p-25, 0x1.8p-25, 3e-8]
+        // Exact ties between two half-precision numbers, both ways.
+        floats += [1 + 0x1p-11, 1 + 3 * 0x1p-11, 0x1p-14 + 0x1p-25, 2049, 2051]
+        for _ in 0..<20_000 {
+            let exponent = Float(Int.random(in: -30...17, using: &generator))
+            floats.append(Float.random(in: -1...1, using: &generator) * powf(2, exponent))
+        }
+        var halves = [UInt16](repeating: 0, count: floats.count)
+        guided_halves_from_floats(floats, floats.count, &halves)
+        for (float, bits) in zip(floats, halves) {
+            #expect(bits == Float16(float).bitPattern, "\(float): \(bits) against \(Float16(float).bitPattern)")
+        }
+        var nan = [UInt16](repeating: 0, count: 1)
+        guided_halves_from_floats([Float.nan], 1, &nan)
+        #expect(Float16(bitPattern: nan[0]).isNaN)
     }
 }

@@ -3,7 +3,8 @@
 dequantized by the `gguf` package, written from the Gemma 3 architecture as llama.cpp runs it
 (embeddings scaled by the square root of the width, RMS norms before and after attention and the
 feed-forward network, per-head query and key norms, rotation of each element with the one half a
-head away, five sliding-window layers with RoPE base 10,000 then a global one, GELU-tanh gating).
+head away, five sliding-window layers with RoPE base 10,000 then a global one, GELU-tanh gating), with
+the KV cache in 16-bit floats as the library keeps it.
 Writes gemma3-float-reference.json: per prompt (token ids), the 20 largest last-position logits.
 
 usage: reference-logits-gemma3.py gemma-3-270m-q4_k_m.gguf OUT_DIR   (needs `pip install numpy gguf`)
@@ -76,8 +77,8 @@ def main():
                 v = weights[p + "attn_v.weight"] @ x
                 q = rope(np.stack([norm(row, weights[p + "attn_q_norm.weight"]) for row in q]), position, base)
                 k = rope(np.stack([norm(row, weights[p + "attn_k_norm.weight"]) for row in k]), position, base)
-                keys[layer].append(k)
-                values[layer].append(v)
+                keys[layer].append(k.astype(np.float16).astype(np.float64))
+                values[layer].append(v.astype(np.float16).astype(np.float64))
                 first = max(0, position - window + 1) if sliding else 0
                 K = np.stack(keys[layer][first:]).reshape(-1, kv_heads, head_dim)
                 V = np.stack(values[layer][first:]).reshape(-1, kv_heads, head_dim)

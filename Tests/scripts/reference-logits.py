@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An independent reference for the Llama forward pass: numpy, with the weights dequantized by
-the `gguf` package. Writes the fixture the Swift tests compare with: for each prompt (token ids),
+the `gguf` package, and the KV cache in 16-bit floats as the library keeps it. Writes the fixture the Swift tests compare with: for each prompt (token ids),
 the last-position logits (float32, little-endian) and a greedy continuation.
 
 usage: reference-logits.py MODEL.gguf OUT_DIR   (needs `pip install numpy gguf`)
@@ -67,8 +67,8 @@ def main():
                 q = rope(weights[p + "attn_q.weight"] @ x, position)
                 k = rope(weights[p + "attn_k.weight"] @ x, position)
                 v = weights[p + "attn_v.weight"] @ x
-                keys[layer].append(k)
-                values[layer].append(v)
+                keys[layer].append(k.astype(np.float16).astype(np.float64))
+                values[layer].append(v.astype(np.float16).astype(np.float64))
                 K = np.stack(keys[layer]).reshape(len(keys[layer]), kv_heads, head_dim)
                 V = np.stack(values[layer]).reshape(len(values[layer]), kv_heads, head_dim)
                 out = np.zeros(width)

@@ -40,7 +40,9 @@ enum {
 
 /// One variant of the kernels, all written for one CPU feature set.
 typedef struct {
-    /// Quantizes `count` floats (a multiple of 32) into `output`, from its start.
+    /// Quantizes `count` floats (a multiple of 32) into `output`, from its start, as llama.cpp
+    /// quantizes the inputs of weights in blocks of 32: each element times `127 / largest
+    /// magnitude`, rounded, and the block's scale (`largest / 127`) rounded to 16 bits.
     void (*_Nonnull quantize)(const float *_Nonnull input, size_t count, GuidedQuantizedVectors output);
     /// `outputs[v × outputStride + row] = row · vector v` for the rows in `rowStart..<rowEnd` of a
     /// matrix of `type` (a `GUIDED_WEIGHTS_…` value) whose rows are `rowBytes` long and hold
@@ -49,12 +51,17 @@ typedef struct {
     void (*_Nonnull multiply)(
         int type, const void *_Nonnull matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
         GuidedQuantizedVectors inputs, size_t vectorCount, float *_Nonnull outputs, size_t outputStride);
-    /// Attention of one query over `count` cached positions: `scores[p] = scale × query · key p`,
-    /// turned into softmax weights, and `output = Σ weight p × value p`. Keys and values are
-    /// `dimension` floats each, `stride` floats apart; `scores` holds `count` floats.
+    /// Attention of one query over `count` cached positions, whose keys and values are
+    /// `dimension` half-precision numbers each, `stride` apart: `scores[p] = scale × query · key
+    /// p`, turned into softmax weights, and `output = Σ weight p × value p`, as llama.cpp's CPU
+    /// flash attention computes it over its 16-bit cache. With `halfSums` (llama.cpp's path for a
+    /// single query and for batches under 64), the query is rounded to 16 bits, and the weighted
+    /// values are summed position by position into 16-bit numbers (softmax on the fly, the sums
+    /// rescaled in 16 bits when a larger score comes); without it (batches of 64 and more), the
+    /// query stays as it is and the sums are in floats. `scores` holds `count` floats.
     void (*_Nonnull attend)(
-        const float *_Nonnull query, const float *_Nonnull keys, const float *_Nonnull values, size_t stride,
-        size_t count, size_t dimension, float scale, float *_Nonnull scores, float *_Nonnull output);
+        const float *_Nonnull query, const uint16_t *_Nonnull keys, const uint16_t *_Nonnull values, size_t stride,
+        size_t count, size_t dimension, float scale, int halfSums, float *_Nonnull scores, float *_Nonnull output);
 } GuidedKernelTable;
 
 /// The variants, as `guided_kernel_table` numbers them.
@@ -69,6 +76,9 @@ enum {
 /// its K-quant products: every 256 elements share one scale (`largest magnitude / 127`), written
 /// to each of their 8 blocks of 32, with the blocks' sums as `quantize` writes them.
 void guided_quantize_blocks256(const float *_Nonnull input, size_t count, GuidedQuantizedVectors output);
+
+/// Writes `count` floats as half-precision numbers (nearest, ties to even), for the KV cache.
+void guided_halves_from_floats(const float *_Nonnull input, size_t count, uint16_t *_Nonnull output);
 
 /// Whether this build has `variant` and this CPU (and its operating system) runs it: the
 /// instructions are reported by `cpuid` and the registers they use are saved by the system

@@ -1,7 +1,7 @@
 /// The form in which a matrix product takes its input vector, chosen by the weights' type as
 /// llama.cpp chooses it, so that the products agree with llama.cpp's to within the order of their
-/// sums: 8-bit values in blocks of 32 with a scale each (weights in blocks of 32, like Q8_0 and
-/// Q8_1), 8-bit values in blocks of 256 that share one scale (the K-quants, like Q8_K), floats
+/// sums: 8-bit values in blocks of 32 with a 16-bit scale each (weights in blocks of 32, like Q8_0
+/// and Q8_1), 8-bit values in blocks of 256 that share one scale (the K-quants, like Q8_K), floats
 /// rounded to the weights' 16-bit format (F16, BF16), or floats as they are.
 enum ActivationFormat: Sendable, Equatable {
     case blocks32, blocks256, half, bfloat, float

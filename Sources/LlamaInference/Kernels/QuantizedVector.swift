@@ -1,7 +1,7 @@
 import GuidedKernels
 
 /// The input of matrix products in the form the weights take it (``ActivationFormat``): quantized
-/// to 8 bits per element in blocks of 32 (a scale per block, and the exact sums of the block and
+/// to 8 bits per element in blocks of 32 (a scale per block, in 16 bits, and the exact sums of the block and
 /// of its first half for the offset terms of unsigned codes), with one scale per 256 elements for
 /// the K-quants, or floats rounded to 16 bits, as llama.cpp prepares them. Made once per input and
 /// format, one vector or a batch back to back.

@@ -1,4 +1,5 @@
 import Foundation
+import GuidedKernels
 
 /// One sequence running through a ``LlamaModel``: its KV cache and scratch buffers. Feed tokens
 /// with ``evaluate(_:)`` and read the logits of the last one; ``truncate(to:)`` drops the end of
@@ -10,8 +11,13 @@ public final class InferenceSession {
     /// How many positions are in the cache.
     public private(set) var position = 0
 
-    private let keys: UnsafeMutablePointer<Float>
-    private let values: UnsafeMutablePointer<Float>
+    /// The cache: each layer's keys and values at every position, in 16 bits as llama.cpp keeps
+    /// them (half the memory of floats).
+    private let keys: UnsafeMutablePointer<UInt16>
+    private let values: UnsafeMutablePointer<UInt16>
+    /// One position's key and value, before they go into the cache.
+    private let key: UnsafeMutablePointer<Float>
+    private let value: UnsafeMutablePointer<Float>
     private let hidden: UnsafeMutablePointer<Float>
     private let normed: UnsafeMutablePointer<Float>
     private let query: UnsafeMutablePointer<Float>
@@ -30,6 +36,9 @@ public final class InferenceSession {
     private var batchQuantized: QuantizedVector
     /// How many tokens a prefill batch holds.
     public static let batchSize = 64
+    /// From how many tokens on a batch's attention sums in floats, as llama.cpp's tiled flash
+    /// attention does (under it, in 16 bits).
+    static let floatSumsBatch = 64
 
     /// The logits of the last token evaluated.
     public let logits: UnsafeMutableBufferPointer<Float>
@@ -56,6 +65,8 @@ public final class InferenceSession {
         let cacheSize = configuration.layerCount * self.contextLength * configuration.keyValueDimension
         keys = .allocate(capacity: cacheSize)
         values = .allocate(capacity: cacheSize)
+        key = .allocate(capacity: configuration.keyValueDimension)
+        value = .allocate(capacity: configuration.keyValueDimension)
         let width = configuration.embeddingLength
         hidden = .allocate(capacity: width)
         normed = .allocate(capacity: width)
@@ -83,7 +94,9 @@ public final class InferenceSession {
     }
 
     deinit {
-        for buffer in [keys, values, hidden, normed, query, attention, projected, gate, up, scores] { buffer.deallocate() }
+        keys.deallocate()
+        values.deallocate()
+        for buffer in [key, value, hidden, normed, query, attention, projected, gate, up, scores] { buffer.deallocate() }
         logits.deallocate()
         quantized.deallocate()
         batchQuantized.deallocate()
@@ -122,16 +135,16 @@ public final class InferenceSession {
         let kvDimension = configuration.keyValueDimension
         embed(token, into: hidden)
         for (layerIndex, layer) in model.layers.enumerated() {
-            let layerBase = layerIndex * contextLength * kvDimension
-            let keyRow = keys + layerBase + position * kvDimension
-            let valueRow = values + layerBase + position * kvDimension
+            let cacheRow = layerIndex * contextLength * kvDimension + position * kvDimension
             rmsNorm(hidden, layer.attentionNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
             quantized.load(normed, count: width)
             multiply(layer.query, into: query)
-            multiply(layer.key, into: keyRow)
-            multiply(layer.value, into: valueRow)
-            prepare(query: query, key: keyRow, value: valueRow, layer: layer, layerIndex: layerIndex, at: position)
-            attend(query, into: attention, layerIndex: layerIndex, upTo: position, scores: scores)
+            multiply(layer.key, into: key)
+            multiply(layer.value, into: value)
+            prepare(query: query, key: key, value: value, layer: layer, layerIndex: layerIndex, at: position)
+            guided_halves_from_floats(key, kvDimension, keys + cacheRow)
+            guided_halves_from_floats(value, kvDimension, values + cacheRow)
+            attend(query, into: attention, layerIndex: layerIndex, upTo: position, halfSums: model.roundsAsLlamaCpp, scores: scores)
             quantized.load(attention, count: configuration.queryDimension)
             multiply(layer.attentionOutput, into: projected)
             addToResidual(projected, norm: layer.postAttentionNorm, into: hidden)
@@ -204,12 +217,24 @@ public final class InferenceSession {
                 gate[index] = g / (1 + expf(-g)) * up[index]
             }
         case .geluTanh:
-            // GELU, tanh approximation: x/2 (1 + tanh(y)) with y = √(2/π) (x + 0.044715 x³),
-            // computed as x / (1 + e^(-2y)), the same value with one exponential.
-            let twiceRoot = Float(2 * 0.7978845608028654)
+            // GELU, tanh approximation: x/2 (1 + tanh(√(2/π) (x + 0.044715 x³))); as llama.cpp
+            // computes it with the integer kernels: on the input rounded to 16 bits, the result
+            // rounded to 16 bits (its table of every 16-bit input), 0 from -10 down and x from 10 up.
+            let table = model.roundsAsLlamaCpp
             for index in 0..<count {
                 let g = gate[index]
-                gate[index] = g / (1 + expf(-twiceRoot * g * (1 + 0.044715 * g * g))) * up[index]
+                let activated: Float
+                if !table {
+                    activated = 0.5 * g * (1 + tanhf(0.797_884_56 * g * (1 + 0.044715 * g * g)))
+                } else if g <= -10 {
+                    activated = 0
+                } else if g >= 10 {
+                    activated = g
+                } else {
+                    let x = ActivationFormat.roundedToHalf(g)
+                    activated = ActivationFormat.roundedToHalf(0.5 * x * (1 + tanhf(0.797_884_56 * x * (1 + 0.044715 * x * x))))
+                }
+                gate[index] = activated * up[index]
             }
         }
     }
@@ -227,9 +252,10 @@ public final class InferenceSession {
     }
 
     /// Attention of one position's query over the cached keys and values up to `last` (within
-    /// the sliding window on the layers that have one), with room for its scores in `scores`.
+    /// the sliding window on the layers that have one), with room for its scores in `scores`; its
+    /// sums in 16 bits or in floats (`halfSums`) as llama.cpp's are for the batch.
     private func attend(
-        _ query: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, layerIndex: Int, upTo last: Int,
+        _ query: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, layerIndex: Int, upTo last: Int, halfSums: Bool,
         scores: UnsafeMutablePointer<Float>
     ) {
         let configuration = model.configuration
@@ -244,7 +270,7 @@ public final class InferenceSession {
             let kvOffset = base + (head / group) * headDimension
             attend(
                 query + head * headDimension, keys + kvOffset, values + kvOffset, kvDimension, last + 1 - first, headDimension,
-                configuration.attentionScale, scores, output + head * headDimension)
+                configuration.attentionScale, halfSums ? 1 : 0, scores, output + head * headDimension)
         }
     }
 
@@ -290,15 +316,15 @@ public final class InferenceSession {
                 prepare(
                     query: queries + offset * queryDimension, key: newKeys + offset * kvDimension, value: newValues + offset * kvDimension,
                     layer: layer, layerIndex: layerIndex, at: at)
-                (keys + layerBase + at * kvDimension).update(from: newKeys + offset * kvDimension, count: kvDimension)
-                (values + layerBase + at * kvDimension).update(from: newValues + offset * kvDimension, count: kvDimension)
+                guided_halves_from_floats(newKeys + offset * kvDimension, kvDimension, keys + layerBase + at * kvDimension)
+                guided_halves_from_floats(newValues + offset * kvDimension, kvDimension, values + layerBase + at * kvDimension)
             }
             // Later positions attend to more: each thread takes every `threads`-th position.
             model.parallelize(threads) { chunk, _ in
                 for offset in stride(from: chunk, to: count, by: threads) {
                     attend(
                         queries + offset * queryDimension, into: attentions + offset * queryDimension, layerIndex: layerIndex,
-                        upTo: position + offset, scores: scores + chunk * contextLength)
+                        upTo: position + offset, halfSums: model.roundsAsLlamaCpp && count < Self.floatSumsBatch, scores: scores + chunk * contextLength)
                 }
             }
             batchQuantized.load(attentions, count: count * queryDimension)
@@ -345,9 +371,10 @@ public final class InferenceSession {
     }
 
     private func rmsNorm(_ input: UnsafePointer<Float>, _ weight: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, epsilon: Float) {
-        var sum: Float = 0
-        for index in 0..<count { sum += input[index] * input[index] }
-        let factor = 1 / sqrtf(sum / Float(count) + epsilon)
+        // The squares summed in doubles, as llama.cpp sums them.
+        var sum: Double = 0
+        for index in 0..<count { sum += Double(input[index] * input[index]) }
+        let factor = 1 / sqrtf(Float(sum / Double(count)) + epsilon)
         for index in 0..<count { output[index] = input[index] * factor * weight[index] }
     }
 

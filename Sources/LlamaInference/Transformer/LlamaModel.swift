@@ -52,6 +52,9 @@ public final class LlamaModel: @unchecked Sendable {
     /// The products' kernels: `nil` when every product runs in floats, as the reference does, so
     /// that the transformer can be checked apart from the error of 8-bit activations.
     let integerKernels: UnsafePointer<GuidedKernelTable>?
+    /// Whether the arithmetic around the products is llama.cpp's (GELU from 16-bit inputs and
+    /// results, attention summed in 16 bits) rather than in floats: with the integer kernels.
+    var roundsAsLlamaCpp: Bool { integerKernels != nil }
     private let workers: WorkerPool
 
     /// Loads the model in `file`, to run on `threadCount` threads with the `kernels` variant
