@@ -146,6 +146,13 @@ static inline uint16_t guided_float_to_half(float x) {
 /// `x` rounded to the nearest half-precision number, as a float.
 static inline float guided_rounded_to_half(float x) { return guided_half_to_float(guided_float_to_half(x)); }
 
+/// `x` with the sums that the offsets of `type` take: the rounded ones for Q4_1 and Q5_1, whose
+/// minimums llama.cpp multiplies by its Q8_1 blocks' 16-bit sums.
+static inline GuidedQuantizedVectors guided_offset_sums(int type, GuidedQuantizedVectors x) {
+    if (type == GUIDED_WEIGHTS_Q4_1 || type == GUIDED_WEIGHTS_Q5_1) x.sums = x.roundedSums;
+    return x;
+}
+
 extern const GuidedKernelTable guided_portable_kernels;
 #if defined(__x86_64__)
 /// How far ahead of the block being read the products with one vector, which stream the matrix
@@ -203,7 +210,7 @@ static inline void guided_half_sums(
         }
         const uint16_t *value = values + p * stride;
         for (size_t i = 0; i < dimension; i++) output[i] = guided_rounded_to_half(fmaf(guided_half_to_float(value[i]), weight, output[i]));
-        total = total * rescale + weight;
+        total = fmaf(total, rescale, weight);
     }
     float inverse = total == 0 ? 0 : 1 / total;
     for (size_t i = 0; i < dimension; i++) output[i] *= inverse;

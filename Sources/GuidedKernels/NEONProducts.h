@@ -50,7 +50,8 @@ INLINE NEON_TARGET void NEON_NAME(multiply_rows)(
         const uint8_t *pointer = (const uint8_t *)matrix + row * rowBytes;
         for (size_t v = 0; v < vectorCount; v++) {
             GuidedQuantizedVectors x = {
-                inputs.values + v * blocks * 32, inputs.scales + v * blocks, inputs.sums + v * blocks, inputs.halfSums + v * blocks};
+                inputs.values + v * blocks * 32, inputs.scales + v * blocks, inputs.sums + v * blocks, inputs.halfSums + v * blocks,
+                inputs.roundedSums + v * blocks};
             outputs[v * outputStride + row] = NEON_NAME(row_product)(type, pointer, blocks, x);
         }
     }
@@ -60,6 +61,7 @@ static NEON_TARGET void NEON_NAME(multiply)(
     int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
     GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
     // The other types through the portable loops, which the compiler vectorizes for NEON.
+    inputs = guided_offset_sums(type, inputs);
     switch (type) {
     case GUIDED_WEIGHTS_Q4_0: NEON_NAME(multiply_rows)(GUIDED_WEIGHTS_Q4_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
     case GUIDED_WEIGHTS_Q4_1: NEON_NAME(multiply_rows)(GUIDED_WEIGHTS_Q4_1, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;

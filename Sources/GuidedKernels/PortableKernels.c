@@ -12,8 +12,9 @@ static float largest_magnitude(const float *x, int count) {
     return largest;
 }
 
-/// Writes block `block` (32 floats from `x`) as `x × inverse` rounded, with `scale` and its sums.
-static void quantize_block(const float *x, float scale, float inverse, GuidedQuantizedVectors output, size_t block) {
+/// Writes block `block` (32 floats from `x`) as `x × inverse` rounded, with `scale` and its sums
+/// (the rounded one from `unrounded`, the scale before its rounding).
+static void quantize_block(const float *x, float scale, float unrounded, float inverse, GuidedQuantizedVectors output, size_t block) {
     int8_t *target = output.values + block * 32;
     int32_t sum = 0, half = 0;
     for (int i = 0; i < 32; i++) {
@@ -24,13 +25,14 @@ static void quantize_block(const float *x, float scale, float inverse, GuidedQua
     output.scales[block] = scale;
     output.sums[block] = scale * (float)sum;
     output.halfSums[block] = scale * (float)half;
+    output.roundedSums[block] = guided_rounded_to_half(unrounded * (float)sum);
 }
 
 static void quantize(const float *input, size_t count, GuidedQuantizedVectors output) {
     for (size_t block = 0; block < count / 32; block++) {
         // As llama.cpp's inputs of 32: the elements by 127 / largest, the scale in 16 bits.
         float largest = largest_magnitude(input + block * 32, 32);
-        quantize_block(input + block * 32, guided_rounded_to_half(largest / 127), largest > 0 ? 127 / largest : 0, output, block);
+        quantize_block(input + block * 32, guided_rounded_to_half(largest / 127), largest / 127, largest > 0 ? 127 / largest : 0, output, block);
     }
 }
 
@@ -40,7 +42,7 @@ void guided_quantize_blocks256(const float *input, size_t count, GuidedQuantized
         // The inverse first, then the scale from it, as llama.cpp computes them.
         float inverse = largest > 0 ? 127 / largest : 0;
         float scale = largest > 0 ? 1 / inverse : 0;
-        for (size_t block = group * 8; block < group * 8 + 8; block++) quantize_block(input + block * 32, scale, inverse, output, block);
+        for (size_t block = group * 8; block < group * 8 + 8; block++) quantize_block(input + block * 32, scale, scale, inverse, output, block);
     }
 }
 
@@ -180,6 +182,7 @@ __attribute__((always_inline)) static inline void multiply_rows(
 static void multiply(
     int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
     GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
+    inputs = guided_offset_sums(type, inputs);
     GUIDED_MULTIPLY_BY_TYPE(multiply_rows, type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
 }
 

@@ -47,6 +47,7 @@ static X86_TARGET void quantize(const float *input, size_t count, GuidedQuantize
         output.scales[block] = scale;
         output.sums[block] = scale * horizontal_sum(_mm256_cvtepi32_ps(sum));
         output.halfSums[block] = scale * horizontal_sum(_mm256_cvtepi32_ps(half));
+        output.roundedSums[block] = guided_rounded_to_half(maximum / 127 * horizontal_sum(_mm256_cvtepi32_ps(sum)));
     }
 }
 
@@ -379,7 +380,9 @@ INLINE X86_TARGET void unpacked_group(
 #endif
 
 INLINE X86_TARGET GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, size_t index, size_t blocks) {
-    GuidedQuantizedVectors result = {x.values + index * blocks * 32, x.scales + index * blocks, x.sums + index * blocks, x.halfSums + index * blocks};
+    GuidedQuantizedVectors result = {
+        x.values + index * blocks * 32, x.scales + index * blocks, x.sums + index * blocks, x.halfSums + index * blocks,
+        x.roundedSums + index * blocks};
     return result;
 }
 
@@ -423,6 +426,7 @@ INLINE X86_TARGET void multiply_rows(
 static X86_TARGET void multiply(
     int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
     GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
+    inputs = guided_offset_sums(type, inputs);
     GUIDED_MULTIPLY_BY_TYPE(multiply_rows, type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
 }
 
@@ -486,7 +490,7 @@ static X86_TARGET void attend(
             for (size_t i = 0; i < dimension; i += 8) {
                 _mm256_storeu_ps(output + i, rounded_to_half(_mm256_fmadd_ps(load_halves(value + i), w, _mm256_loadu_ps(output + i))));
             }
-            total = total * rescale + weight;
+            total = fmaf(total, rescale, weight);
         }
         __m256 inverse = _mm256_set1_ps(total == 0 ? 0 : 1 / total);
         for (size_t i = 0; i < dimension; i += 8) _mm256_storeu_ps(output + i, _mm256_mul_ps(_mm256_loadu_ps(output + i), inverse));

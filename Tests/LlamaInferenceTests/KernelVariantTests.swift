@@ -147,7 +147,8 @@ import Testing
     }
 
     /// The portable products against products in doubles of the dequantized weights with the
-    /// quantized activations (which is what the integer products compute exactly).
+    /// quantized activations (which is what the integer products compute exactly, but for Q4_1's
+    /// and Q5_1's minimums, which take 16-bit block sums).
     @Test func portableProductsAreThoseOfTheDequantizedWeights() {
         var generator = Generator(state: 11)
         for type in Self.weightTypes {
@@ -169,6 +170,17 @@ import Testing
                 var expected = 0.0
                 for (index, weight) in weights.enumerated() {
                     expected += Double(weight) * Double(result.values[index]) * Double(scales[index / 32])
+                }
+                if type == .q4_1 || type == .q5_1 {
+                    // The minimums take each block's sum as llama.cpp's Q8_1 blocks keep it: the
+                    // scale before its rounding times the sum of the values, in 16 bits.
+                    for block in 0..<blocks {
+                        let offset = row * Self.rowBytes(type, blocks: blocks) + block * type.blockBytes + 2
+                        let minimum = Double(Float(Float16(bitPattern: UInt16(matrix[offset]) | UInt16(matrix[offset + 1]) << 8)))
+                        let values = result.values[block * 32..<(block + 1) * 32].reduce(0) { $0 + Int($1) }
+                        let largest = input[block * 32..<(block + 1) * 32].map(abs).max()!
+                        expected += minimum * (Double(Float(Float16(largest / 127 * Float(values)))) - Double(scales[block]) * Double(values))
+                    }
                 }
                 #expect(abs(Double(result.outputs[row]) - expected) <= 1e-4 * max(1, abs(expected)), "\(type), row \(row): \(result.outputs[row]) against \(expected)")
             }

@@ -13,12 +13,15 @@ extern "C" {
 /// value`, for the offset terms of Q4 weights: with the sum of the quantized elements, not of the
 /// original ones, a product is exactly that of the dequantized weights with the quantized vector,
 /// whose error is far smaller), and the sum of its first 16 elements (`scale × Σ value`, for Q2_K,
-/// whose minimums are per 16 weights). A batch of vectors lies back to back.
+/// whose minimums are per 16 weights). Blocks of 32 also keep their sum as llama.cpp's Q8_1
+/// blocks do, for the minimums of Q4_1 and Q5_1: the scale before its rounding to 16 bits times
+/// `Σ value`, rounded to 16 bits (`roundedSums`). A batch of vectors lies back to back.
 typedef struct {
     int8_t *_Nonnull values;
     float *_Nonnull scales;
     float *_Nonnull sums;
     float *_Nonnull halfSums;
+    float *_Nonnull roundedSums;
 } GuidedQuantizedVectors;
 
 /// The weight types that have integer kernels, by their GGML type numbers. The K-quants hold 256

@@ -10,6 +10,7 @@ struct QuantizedVector: @unchecked Sendable {
     let scales: UnsafeMutablePointer<Float>
     let sums: UnsafeMutablePointer<Float>
     let halfSums: UnsafeMutablePointer<Float>
+    let roundedSums: UnsafeMutablePointer<Float>
     /// The input in floats, for weight types without an integer kernel: as given, or rounded.
     private(set) var original: UnsafePointer<Float>
     /// The input rounded to 16-bit floats, made on first use.
@@ -26,13 +27,14 @@ struct QuantizedVector: @unchecked Sendable {
         scales = .allocate(capacity: (capacity + 31) / 32)
         sums = .allocate(capacity: (capacity + 31) / 32)
         halfSums = .allocate(capacity: (capacity + 31) / 32)
+        roundedSums = .allocate(capacity: (capacity + 31) / 32)
         original = UnsafePointer(scales)
         input = original
     }
 
     /// The vectors in the form the kernels take.
     var vectors: GuidedQuantizedVectors {
-        GuidedQuantizedVectors(values: values, scales: scales, sums: sums, halfSums: halfSums)
+        GuidedQuantizedVectors(values: values, scales: scales, sums: sums, halfSums: halfSums, roundedSums: roundedSums)
     }
 
     func deallocate() {
@@ -40,6 +42,7 @@ struct QuantizedVector: @unchecked Sendable {
         scales.deallocate()
         sums.deallocate()
         halfSums.deallocate()
+        roundedSums.deallocate()
         rounded?.deallocate()
     }
 
@@ -93,7 +96,7 @@ struct QuantizedVector: @unchecked Sendable {
             guard length > 0 else { return }
             let share = GuidedQuantizedVectors(
                 values: vectors.values + start, scales: vectors.scales + start / 32, sums: vectors.sums + start / 32,
-                halfSums: vectors.halfSums + start / 32)
+                halfSums: vectors.halfSums + start / 32, roundedSums: vectors.roundedSums + start / 32)
             switch format {
             case .blocks32: kernels.pointee.quantize(input + start, length, share)
             case .blocks256: guided_quantize_blocks256(input + start, length, share)
