@@ -190,4 +190,16 @@ void guided_halves_from_floats(const float *input, size_t count, uint16_t *outpu
     for (size_t i = 0; i < count; i++) output[i] = guided_float_to_half(input[i]);
 }
 
+void guided_floats_from_halves(const uint16_t *input, size_t count, float *output) {
+    for (size_t i = 0; i < count; i++) output[i] = guided_half_to_float(input[i]);
+}
+
+void guided_gelu_gate(const float *table, float *gate, const float *up, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        float x = gate[i];
+        float activated = x <= -10 ? 0 : x >= 10 ? x : table[guided_float_to_half(x)];
+        gate[i] = activated * up[i];
+    }
+}
+
 const GuidedKernelTable guided_portable_kernels = {quantize, multiply, guided_attend_generic};

@@ -83,6 +83,13 @@ void guided_quantize_blocks256(const float *_Nonnull input, size_t count, Guided
 /// Writes `count` floats as half-precision numbers (nearest, ties to even), for the KV cache.
 void guided_halves_from_floats(const float *_Nonnull input, size_t count, uint16_t *_Nonnull output);
 
+/// Writes `count` half-precision numbers as floats.
+void guided_floats_from_halves(const uint16_t *_Nonnull input, size_t count, float *_Nonnull output);
+
+/// `gate[i] = GELU(gate[i]) × up[i]` as llama.cpp computes GELU: 0 from -10 down, the input from
+/// 10 up, and between, `table`'s entry for the input rounded to 16 bits (indexed by its bits).
+void guided_gelu_gate(const float *_Nonnull table, float *_Nonnull gate, const float *_Nonnull up, size_t count);
+
 /// Whether this build has `variant` and this CPU (and its operating system) runs it: the
 /// instructions are reported by `cpuid` and the registers they use are saved by the system
 /// (x86-64), or are part of the architecture (NEON on arm64). The portable variant runs everywhere.

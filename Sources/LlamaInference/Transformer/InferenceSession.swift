@@ -217,25 +217,9 @@ public final class InferenceSession {
                 gate[index] = g / (1 + expf(-g)) * up[index]
             }
         case .geluTanh:
-            // GELU, tanh approximation: x/2 (1 + tanh(√(2/π) (x + 0.044715 x³))); as llama.cpp
-            // computes it with the integer kernels: on the input rounded to 16 bits, the result
-            // rounded to 16 bits (its table of every 16-bit input), 0 from -10 down and x from 10 up.
-            let table = model.roundsAsLlamaCpp
-            for index in 0..<count {
-                let g = gate[index]
-                let activated: Float
-                if !table {
-                    activated = 0.5 * g * (1 + tanhf(0.797_884_56 * g * (1 + 0.044715 * g * g)))
-                } else if g <= -10 {
-                    activated = 0
-                } else if g >= 10 {
-                    activated = g
-                } else {
-                    let x = ActivationFormat.roundedToHalf(g)
-                    activated = ActivationFormat.roundedToHalf(0.5 * x * (1 + tanhf(0.797_884_56 * x * (1 + 0.044715 * x * x))))
-                }
-                gate[index] = activated * up[index]
-            }
+            // As llama.cpp computes it with the integer kernels; in floats with float products.
+            guard !model.roundsAsLlamaCpp else { return GELU.gateThroughHalves(gate, up, count: count) }
+            for index in 0..<count { gate[index] = GELU.value(gate[index]) * up[index] }
         }
     }
 
