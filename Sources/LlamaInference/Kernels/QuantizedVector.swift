@@ -1,10 +1,11 @@
 import GuidedKernels
 
 /// The input of matrix products in the form the weights take it (``ActivationFormat``): quantized
-/// to 8 bits per element in blocks of 32 (a scale per block, in 16 bits, and the exact sums of the block and
-/// of its first half for the offset terms of unsigned codes), with one scale per 256 elements for
-/// the K-quants, or floats rounded to 16 bits, as llama.cpp prepares them. Made once per input and
-/// format, one vector or a batch back to back.
+/// to 8 bits per element in blocks of 32 (a 16-bit scale per block, the exact sums of the block
+/// and of its first half for the offset terms of unsigned codes, and the block's sum in 16 bits
+/// for Q4_1's and Q5_1's minimums), with one scale per 256 elements for the K-quants, or floats
+/// rounded to 16 bits, as llama.cpp prepares them. Made once per input and format, one vector or
+/// a batch back to back.
 struct QuantizedVector: @unchecked Sendable {
     let values: UnsafeMutablePointer<Int8>
     let scales: UnsafeMutablePointer<Float>
