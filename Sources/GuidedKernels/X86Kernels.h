@@ -185,46 +185,6 @@ INLINE X86_TARGET __m256 block_product(int type, __m256i weights, __m256i x) {
 #endif
 }
 
-/// Two rows with one vector, which is loaded once for both; the rows' bytes `prefetch` ahead are
-/// asked for.
-INLINE X86_TARGET void two_rows(
-    int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t prefetch) {
-    __m256 lanes0 = _mm256_setzero_ps(), lanes1 = _mm256_setzero_ps();
-    float offsets0 = 0, offsets1 = 0;
-    for (size_t b = 0; b < blocks; b++) {
-        _mm_prefetch((const char *)guided_block_of(type, first, b) + prefetch, _MM_HINT_T0);
-        _mm_prefetch((const char *)guided_block_of(type, second, b) + prefetch, _MM_HINT_T0);
-        __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
-        __m256 inputScale = _mm256_set1_ps(x.scales[b]);
-        float inputSum = x.sums[b];
-        Block w0 = load_block(type, first, b), w1 = load_block(type, second, b);
-        lanes0 = _mm256_fmadd_ps(_mm256_mul_ps(w0.scale, inputScale), block_product(type, w0.quants, input), lanes0);
-        lanes1 = _mm256_fmadd_ps(_mm256_mul_ps(w1.scale, inputScale), block_product(type, w1.quants, input), lanes1);
-        offsets0 += w0.offset * inputSum;
-        offsets1 += w1.offset * inputSum;
-        if (type == GUIDED_WEIGHTS_Q2_K) {
-            offsets0 += w0.halfOffset * x.halfSums[b];
-            offsets1 += w1.halfOffset * x.halfSums[b];
-        }
-    }
-    outputs[0] = horizontal_sum(lanes0) + offsets0;
-    outputs[1] = horizontal_sum(lanes1) + offsets1;
-}
-
-/// One row with one vector.
-INLINE X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
-    __m256 lanes = _mm256_setzero_ps();
-    float offsets = 0;
-    for (size_t b = 0; b < blocks; b++) {
-        Block w = load_block(type, row, b);
-        __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
-        lanes = _mm256_fmadd_ps(_mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[b])), block_product(type, w.quants, input), lanes);
-        offsets += w.offset * x.sums[b];
-        if (type == GUIDED_WEIGHTS_Q2_K) offsets += w.halfOffset * x.halfSums[b];
-    }
-    return horizontal_sum(lanes) + offsets;
-}
-
 INLINE X86_TARGET float dot(const float *left, const float *right, size_t count) {
     __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
     size_t i = 0;
@@ -236,6 +196,89 @@ INLINE X86_TARGET float dot(const float *left, const float *right, size_t count)
     float total = horizontal_sum(_mm256_add_ps(sum0, sum1));
     for (; i < count; i++) total += left[i] * right[i];
     return total;
+}
+
+/// The offset terms of a row's product with a vector: `Σ offsets[b] × sums[b]` over the blocks (and
+/// Q2_K's half-block terms, whose offsets follow from `offsets[blocks]` on), summed by `dot`.
+INLINE X86_TARGET float offset_terms(int type, const float *offsets, size_t blocks, GuidedQuantizedVectors x) {
+    if (guided_is_signed(type)) return 0;
+    float total = dot(offsets, x.sums, blocks);
+    if (type == GUIDED_WEIGHTS_Q2_K) total += dot(offsets + blocks, x.halfSums, blocks);
+    return total;
+}
+
+/// A row's sums of block products, summed as a batch sums them, so that a row's product with a
+/// vector is the same alone and in a batch, as llama.cpp's are: with VNNI, even and odd blocks
+/// apart (a batch has them in the two halves of a 512-bit register), else in one sum.
+typedef struct {
+    __m256 even, odd;
+} RowSums;
+
+INLINE X86_TARGET RowSums row_sums_zero(void) {
+    RowSums sums = {_mm256_setzero_ps(), _mm256_setzero_ps()};
+    return sums;
+}
+
+/// Adds block `b`'s product (its scales `scale`, its integer sums `products`).
+INLINE X86_TARGET void row_sums_add(RowSums *sums, size_t b, __m256 scale, __m256 products) {
+    if (X86_VNNI && b % 2) {
+        sums->odd = _mm256_fmadd_ps(scale, products, sums->odd);
+    } else {
+        sums->even = _mm256_fmadd_ps(scale, products, sums->even);
+    }
+}
+
+INLINE X86_TARGET float row_sums_total(RowSums sums) {
+    return horizontal_sum(X86_VNNI ? _mm256_add_ps(sums.even, sums.odd) : sums.even);
+}
+
+/// Two rows with one vector, which is loaded once for both; the rows' bytes `prefetch` ahead are
+/// asked for.
+INLINE X86_TARGET void two_rows(
+    int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t prefetch) {
+    RowSums sums0 = row_sums_zero(), sums1 = row_sums_zero();
+    float offsets0[2 * blocks], offsets1[2 * blocks];
+    for (size_t b = 0; b < blocks; b++) {
+        _mm_prefetch((const char *)guided_block_of(type, first, b) + prefetch, _MM_HINT_T0);
+        _mm_prefetch((const char *)guided_block_of(type, second, b) + prefetch, _MM_HINT_T0);
+        __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
+        __m256 inputScale = _mm256_set1_ps(x.scales[b]);
+        Block w0 = load_block(type, first, b), w1 = load_block(type, second, b);
+        row_sums_add(&sums0, b, _mm256_mul_ps(w0.scale, inputScale), block_product(type, w0.quants, input));
+        row_sums_add(&sums1, b, _mm256_mul_ps(w1.scale, inputScale), block_product(type, w1.quants, input));
+        if (!guided_is_signed(type)) {
+            offsets0[b] = w0.offset;
+            offsets1[b] = w1.offset;
+        }
+        if (type == GUIDED_WEIGHTS_Q2_K) {
+            offsets0[blocks + b] = w0.halfOffset;
+            offsets1[blocks + b] = w1.halfOffset;
+        }
+    }
+    outputs[0] = row_sums_total(sums0) + offset_terms(type, offsets0, blocks, x);
+    outputs[1] = row_sums_total(sums1) + offset_terms(type, offsets1, blocks, x);
+}
+
+/// One row with one vector.
+INLINE X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
+    RowSums sums = row_sums_zero();
+    float offsets[2 * blocks];
+    for (size_t b = 0; b < blocks; b++) {
+        Block w = load_block(type, row, b);
+        __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
+        row_sums_add(&sums, b, _mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[b])), block_product(type, w.quants, input));
+        if (!guided_is_signed(type)) offsets[b] = w.offset;
+        if (type == GUIDED_WEIGHTS_Q2_K) offsets[blocks + b] = w.halfOffset;
+    }
+    return row_sums_total(sums) + offset_terms(type, offsets, blocks, x);
+}
+
+/// Vector `index` of a batch of vectors of `blocks` blocks.
+INLINE X86_TARGET GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, size_t index, size_t blocks) {
+    GuidedQuantizedVectors result = {
+        x.values + index * blocks * 32, x.scales + index * blocks, x.sums + index * blocks, x.halfSums + index * blocks,
+        x.roundedSums + index * blocks};
+    return result;
 }
 
 /// How many vectors a row is multiplied with at once in a batch: each needs a register of sums
@@ -313,23 +356,28 @@ INLINE X86_TARGET void unpacked_group(
             lanes[v] = _mm512_fmadd_ps(_mm512_mul_ps(scale, inputPair), products, lanes[v]);
         }
     }
-    float tail[VECTOR_GROUP] = {0};
+    // The halves of the sums are the row's even and odd blocks, as `RowSums`; a lone last block
+    // is added to the even ones, as `one_row` adds it.
+    __m256 loneScale = _mm256_setzero_ps();
+    __m256i loneQuants = _mm256_setzero_si256();
+    __mmask32 loneNegative = 0;
     if (blocks % 2) {
         const UnpackedPair *pair = unpacked + pairs;
-        __m256 scale = _mm256_set_m128(_mm_set1_ps(pair->scales[1]), _mm_set1_ps(pair->scales[0]));
-        __m256i quants = _mm512_castsi512_si256(pair->quants);
-        __mmask32 negative = (__mmask32)pair->negative;
-        for (int v = 0; v < VECTOR_GROUP; v++) {
-            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + pairs * 64));
-            if (guided_is_signed(type)) input = _mm256_mask_sub_epi8(input, negative, _mm256_setzero_si256(), input);
-            __m256 products = _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(_mm256_setzero_si256(), quants, input));
-            tail[v] = horizontal_sum(_mm256_mul_ps(_mm256_mul_ps(scale, _mm256_set1_ps(x.scales[v * blocks + 2 * pairs])), products));
-        }
+        loneScale = _mm256_set_m128(_mm_set1_ps(pair->scales[1]), _mm_set1_ps(pair->scales[0]));
+        loneQuants = _mm512_castsi512_si256(pair->quants);
+        loneNegative = (__mmask32)pair->negative;
     }
     for (int v = 0; v < VECTOR_GROUP; v++) {
-        float offsets = guided_is_signed(type) ? 0 : dot(rowOffsets, x.sums + v * blocks, blocks);
-        if (type == GUIDED_WEIGHTS_Q2_K) offsets += dot(rowOffsets + blocks, x.halfSums + v * blocks, blocks);
-        outputs[v * outputStride] = _mm512_reduce_add_ps(lanes[v]) + tail[v] + offsets;
+        __m256 even = _mm512_castps512_ps256(lanes[v]);
+        __m256 odd = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(lanes[v]), 1));
+        if (blocks % 2) {
+            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + pairs * 64));
+            if (guided_is_signed(type)) input = _mm256_mask_sub_epi8(input, loneNegative, _mm256_setzero_si256(), input);
+            __m256 lone = _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(_mm256_setzero_si256(), loneQuants, input));
+            even = _mm256_fmadd_ps(_mm256_mul_ps(loneScale, _mm256_set1_ps(x.scales[v * blocks + 2 * pairs])), lone, even);
+        }
+        outputs[v * outputStride] =
+            horizontal_sum(_mm256_add_ps(even, odd)) + offset_terms(type, rowOffsets, blocks, vector_at(x, v, blocks));
     }
 }
 #else
@@ -372,19 +420,10 @@ INLINE X86_TARGET void unpacked_group(
         }
     }
     for (int v = 0; v < VECTOR_GROUP; v++) {
-        float offsets = guided_is_signed(type) ? 0 : dot(rowOffsets, x.sums + v * blocks, blocks);
-        if (type == GUIDED_WEIGHTS_Q2_K) offsets += dot(rowOffsets + blocks, x.halfSums + v * blocks, blocks);
-        outputs[v * outputStride] = horizontal_sum(lanes[v]) + offsets;
+        outputs[v * outputStride] = horizontal_sum(lanes[v]) + offset_terms(type, rowOffsets, blocks, vector_at(x, v, blocks));
     }
 }
 #endif
-
-INLINE X86_TARGET GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, size_t index, size_t blocks) {
-    GuidedQuantizedVectors result = {
-        x.values + index * blocks * 32, x.scales + index * blocks, x.sums + index * blocks, x.halfSums + index * blocks,
-        x.roundedSums + index * blocks};
-    return result;
-}
 
 INLINE X86_TARGET void multiply_rows(
     int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,

@@ -146,6 +146,35 @@ import Testing
         }
     }
 
+    /// A row's product with a vector is the same float, bit for bit, whether the vector comes alone
+    /// (decoding) or in a batch (a prompt), as llama.cpp's are: its products of a batch are those
+    /// of one vector at a time. Otherwise a prompt read at once and read token by token would give
+    /// different logits. Shapes cover the grouped paths, the vectors left over after the groups, a
+    /// last row tile of fewer rows, and an odd number of blocks (AVX-512 pairs them).
+    @Test(arguments: KernelVariant.supported)
+    func batchProductsAreThoseOfOneVectorAtATime(_ variant: KernelVariant) {
+        var generator = Generator(state: 11)
+        for type in Self.weightTypes {
+            let rows = 67
+            for blocks in type.blockSize == 256 ? [8, 64] : [21, 64] {
+                let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
+                for vectorCount in [2, 4, 5, 8, 9, 17] {
+                    let length = blocks * 32
+                    let input = (0..<vectorCount * length).map { _ in Float.random(in: -2...2, using: &generator) }
+                    let batch = Self.products(variant, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: vectorCount, rowRange: 0..<rows)
+                    var differing = 0
+                    for vector in 0..<vectorCount {
+                        let single = Self.products(
+                            variant, type: type, matrix: matrix, rows: rows, blocks: blocks, input: Array(input[vector * length..<(vector + 1) * length]),
+                            vectorCount: 1, rowRange: 0..<rows)
+                        for row in 0..<rows where single.outputs[row].bitPattern != batch.outputs[vector * rows + row].bitPattern { differing += 1 }
+                    }
+                    #expect(differing == 0, "\(variant), \(type), \(blocks) blocks, \(vectorCount) vectors: \(differing) products differ")
+                }
+            }
+        }
+    }
+
     /// The portable products against products in doubles of the dequantized weights with the
     /// quantized activations (which is what the integer products compute exactly, but for Q4_1's
     /// and Q5_1's minimums, which take 16-bit block sums).

@@ -50,7 +50,8 @@ typedef struct {
     /// `outputs[v × outputStride + row] = row · vector v` for the rows in `rowStart..<rowEnd` of a
     /// matrix of `type` (a `GUIDED_WEIGHTS_…` value) whose rows are `rowBytes` long and hold
     /// `blocks × 32` weights, and the `vectorCount` vectors of `inputs` (each `blocks × 32`
-    /// elements).
+    /// elements). A product is the same float, bit for bit, whatever `vectorCount` is, as
+    /// llama.cpp's are: a prompt read at once and read a token at a time give the same logits.
     void (*_Nonnull multiply)(
         int type, const void *_Nonnull matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
         GuidedQuantizedVectors inputs, size_t vectorCount, float *_Nonnull outputs, size_t outputStride);
