@@ -207,9 +207,9 @@ INLINE X86_TARGET float offset_terms(int type, const float *offsets, size_t bloc
     return total;
 }
 
-/// A row's sums of block products, summed as a batch sums them, so that a row's product with a
-/// vector is the same alone and in a batch, as llama.cpp's are: with VNNI, even and odd blocks
-/// apart (a batch has them in the two halves of a 512-bit register), else in one sum.
+/// A row's sums of block products, even and odd blocks apart, as a batch sums them (with VNNI in
+/// the two halves of a 512-bit register), so that a row's product with a vector is the same alone
+/// and in a batch, as llama.cpp's are, and the same with either x86-64 variant.
 typedef struct {
     __m256 even, odd;
 } RowSums;
@@ -221,16 +221,14 @@ INLINE X86_TARGET RowSums row_sums_zero(void) {
 
 /// Adds block `b`'s product (its scales `scale`, its integer sums `products`).
 INLINE X86_TARGET void row_sums_add(RowSums *sums, size_t b, __m256 scale, __m256 products) {
-    if (X86_VNNI && b % 2) {
+    if (b % 2) {
         sums->odd = _mm256_fmadd_ps(scale, products, sums->odd);
     } else {
         sums->even = _mm256_fmadd_ps(scale, products, sums->even);
     }
 }
 
-INLINE X86_TARGET float row_sums_total(RowSums sums) {
-    return horizontal_sum(X86_VNNI ? _mm256_add_ps(sums.even, sums.odd) : sums.even);
-}
+INLINE X86_TARGET float row_sums_total(RowSums sums) { return horizontal_sum(_mm256_add_ps(sums.even, sums.odd)); }
 
 /// Two rows with one vector, which is loaded once for both; the rows' bytes `prefetch` ahead are
 /// asked for.
@@ -404,23 +402,33 @@ INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, U
     }
 }
 
+/// One unpacked row with a group of vectors: the even blocks, then the odd ones, each in their own
+/// sums, as `RowSums` sums them (so that only one set of sums is live at a time).
 INLINE X86_TARGET void unpacked_group(
     int type, const Unpacked *unpacked, const float *rowOffsets, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
     size_t elements = blocks * 32;
-    __m256 lanes[VECTOR_GROUP];
-    for (int v = 0; v < VECTOR_GROUP; v++) lanes[v] = _mm256_setzero_ps();
-    for (size_t b = 0; b < blocks; b++) {
-        const Unpacked *w = unpacked + b;
-        __m256 scale = _mm256_set_m128(_mm_set1_ps(w->scales[1]), _mm_set1_ps(w->scales[0]));
-        for (int v = 0; v < VECTOR_GROUP; v++) {
-            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
-            if (guided_is_signed(type)) input = _mm256_sign_epi8(input, w->signs);
-            __m256 products = _mm256_cvtepi32_ps(_mm256_madd_epi16(_mm256_maddubs_epi16(w->quants, input), _mm256_set1_epi16(1)));
-            lanes[v] = _mm256_fmadd_ps(_mm256_mul_ps(scale, _mm256_set1_ps(x.scales[v * blocks + b])), products, lanes[v]);
+    __m256 even[VECTOR_GROUP];
+    for (size_t parity = 0; parity < 2; parity++) {
+        __m256 lanes[VECTOR_GROUP];
+        for (int v = 0; v < VECTOR_GROUP; v++) lanes[v] = _mm256_setzero_ps();
+        for (size_t b = parity; b < blocks; b += 2) {
+            const Unpacked *w = unpacked + b;
+            __m256 scale = _mm256_set_m128(_mm_set1_ps(w->scales[1]), _mm_set1_ps(w->scales[0]));
+            for (int v = 0; v < VECTOR_GROUP; v++) {
+                __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
+                if (guided_is_signed(type)) input = _mm256_sign_epi8(input, w->signs);
+                __m256 products = _mm256_cvtepi32_ps(_mm256_madd_epi16(_mm256_maddubs_epi16(w->quants, input), _mm256_set1_epi16(1)));
+                lanes[v] = _mm256_fmadd_ps(_mm256_mul_ps(scale, _mm256_set1_ps(x.scales[v * blocks + b])), products, lanes[v]);
+            }
         }
-    }
-    for (int v = 0; v < VECTOR_GROUP; v++) {
-        outputs[v * outputStride] = horizontal_sum(lanes[v]) + offset_terms(type, rowOffsets, blocks, vector_at(x, v, blocks));
+        if (parity == 0) {
+            for (int v = 0; v < VECTOR_GROUP; v++) even[v] = lanes[v];
+            continue;
+        }
+        for (int v = 0; v < VECTOR_GROUP; v++) {
+            outputs[v * outputStride] =
+                horizontal_sum(_mm256_add_ps(even[v], lanes[v])) + offset_terms(type, rowOffsets, blocks, vector_at(x, v, blocks));
+        }
     }
 }
 #endif

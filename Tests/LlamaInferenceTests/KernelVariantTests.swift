@@ -175,6 +175,28 @@ import Testing
         }
     }
 
+    /// The two x86-64 variants give the same products, bit for bit (they differ in how the
+    /// integer products are made, not in how floats are added), so that a model's answers do not
+    /// depend on whether the CPU has AVX-512.
+    @Test(.enabled(if: KernelVariant.avx512.isSupported && KernelVariant.avx2.isSupported))
+    func theX86VariantsGiveTheSameProducts() {
+        var generator = Generator(state: 13)
+        for type in Self.weightTypes {
+            let rows = 37
+            for blocks in type.blockSize == 256 ? [8, 64] : [21, 64] {
+                let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
+                for vectorCount in [1, 5, 9, 17] {
+                    let input = (0..<vectorCount * blocks * 32).map { _ in Float.random(in: -2...2, using: &generator) }
+                    let products = [KernelVariant.avx2, .avx512].map { variant in
+                        Self.products(variant, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: vectorCount, rowRange: 0..<rows)
+                            .outputs.map(\.bitPattern)
+                    }
+                    #expect(products[0] == products[1], "\(type), \(blocks) blocks, \(vectorCount) vectors")
+                }
+            }
+        }
+    }
+
     /// The portable products against products in doubles of the dequantized weights with the
     /// quantized activations (which is what the integer products compute exactly, but for Q4_1's
     /// and Q5_1's minimums, which take 16-bit block sums).
