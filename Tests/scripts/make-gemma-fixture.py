@@ -8,7 +8,12 @@ a llama-server running that file (`llama-server -m gemma-3-270m-q4_k_m.gguf --po
   llama.cpp's greedy continuation, each with llama.cpp's 10 most likely tokens and their log
   probabilities at that step.
 
-usage: make-gemma-fixture.py http://127.0.0.1:PORT Tests/Fixtures   (Python standard library only)
+usage: make-gemma-fixture.py http://127.0.0.1:PORT Tests/Fixtures [NAME]   (Python standard library only)
+
+NAME replaces gemma3-reference.json: gemma3-reference-scalar.json is written from a llama-server
+built without vector instructions (as scripts/build-llama-server.sh builds it, but with
+-DGGML_NATIVE=OFF -DGGML_AVX=OFF -DGGML_AVX2=OFF -DGGML_FMA=OFF -DGGML_F16C=OFF -DGGML_BMI2=OFF
+-DGGML_SSE42=OFF -DGGML_AVX512=OFF -DGGML_LLAMAFILE=OFF), the reference of the portable kernels.
 """
 import json
 import os
@@ -43,6 +48,7 @@ def post(server, path, body):
 
 def main():
     server, out = sys.argv[1], sys.argv[2]
+    name = sys.argv[3] if len(sys.argv) > 3 else "gemma3-reference.json"
     texts = [json.loads(line)["text"] for line in open(os.path.join(out, "smollm2-tokenizer.jsonl"))] + EXTRA
     with open(os.path.join(out, "gemma3-tokenizer.jsonl"), "w") as output:
         for text in texts:
@@ -57,7 +63,7 @@ def main():
         steps = [{"token": step["id"], "top": [[entry["id"], entry["logprob"]] for entry in step["top_logprobs"]]}
                  for step in answer["completion_probabilities"]]
         references.append({"text": prompt, "tokens": tokens, "steps": steps})
-    with open(os.path.join(out, "gemma3-reference.json"), "w") as output:
+    with open(os.path.join(out, name), "w") as output:
         json.dump(references, output)
         output.write("\n")
 
