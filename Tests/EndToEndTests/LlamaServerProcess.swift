@@ -37,7 +37,12 @@ struct LlamaServerProcess {
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "llama-server did not become ready"])
     }
 
+    /// Asks the server to stop, then kills it: llama-server can hang in its shutdown (a `SIGTERM`
+    /// or two leave it running), and would outlive the tests.
     func stop() {
         process.terminate()
+        for _ in 0..<20 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }
