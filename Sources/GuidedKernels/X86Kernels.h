@@ -207,6 +207,13 @@ INLINE X86_TARGET float offset_terms(int type, const float *offsets, size_t bloc
     return total;
 }
 
+/// Keeps block `b`'s offset (and Q2_K's half-block offset, from `offsets[blocks]` on) for
+/// `offset_terms`; types without offsets keep nothing.
+INLINE X86_TARGET void keep_offsets(int type, Block w, size_t b, size_t blocks, float *offsets) {
+    if (!guided_is_signed(type)) offsets[b] = w.offset;
+    if (type == GUIDED_WEIGHTS_Q2_K) offsets[blocks + b] = w.halfOffset;
+}
+
 /// A row's sums of block products, even and odd blocks apart, as a batch sums them (with VNNI in
 /// the two halves of a 512-bit register), so that a row's product with a vector is the same alone
 /// and in a batch, as llama.cpp's are, and the same with either x86-64 variant.
@@ -244,14 +251,8 @@ INLINE X86_TARGET void two_rows(
         Block w0 = load_block(type, first, b), w1 = load_block(type, second, b);
         row_sums_add(&sums0, b, _mm256_mul_ps(w0.scale, inputScale), block_product(type, w0.quants, input));
         row_sums_add(&sums1, b, _mm256_mul_ps(w1.scale, inputScale), block_product(type, w1.quants, input));
-        if (!guided_is_signed(type)) {
-            offsets0[b] = w0.offset;
-            offsets1[b] = w1.offset;
-        }
-        if (type == GUIDED_WEIGHTS_Q2_K) {
-            offsets0[blocks + b] = w0.halfOffset;
-            offsets1[blocks + b] = w1.halfOffset;
-        }
+        keep_offsets(type, w0, b, blocks, offsets0);
+        keep_offsets(type, w1, b, blocks, offsets1);
     }
     outputs[0] = row_sums_total(sums0) + offset_terms(type, offsets0, blocks, x);
     outputs[1] = row_sums_total(sums1) + offset_terms(type, offsets1, blocks, x);
@@ -265,8 +266,7 @@ INLINE X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, Gui
         Block w = load_block(type, row, b);
         __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
         row_sums_add(&sums, b, _mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[b])), block_product(type, w.quants, input));
-        if (!guided_is_signed(type)) offsets[b] = w.offset;
-        if (type == GUIDED_WEIGHTS_Q2_K) offsets[blocks + b] = w.halfOffset;
+        keep_offsets(type, w, b, blocks, offsets);
     }
     return row_sums_total(sums) + offset_terms(type, offsets, blocks, x);
 }
@@ -308,13 +308,11 @@ INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, U
         Block w1 = w0;
         if (b + 1 < blocks) {
             w1 = load_block(type, row, b + 1);
-            offsets[b + 1] = w1.offset;
-            offsets[blocks + b + 1] = w1.halfOffset;
+            keep_offsets(type, w1, b + 1, blocks, offsets);
         } else {
             w1.quants = _mm256_setzero_si256();
         }
-        offsets[b] = w0.offset;
-        offsets[blocks + b] = w0.halfOffset;
+        keep_offsets(type, w0, b, blocks, offsets);
         UnpackedPair *pair = unpacked + b / 2;
         __m512i quants = _mm512_inserti64x4(_mm512_castsi256_si512(w0.quants), w1.quants, 1);
         pair->negative = 0;
@@ -393,8 +391,7 @@ typedef struct {
 INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unpacked *unpacked, float *offsets) {
     for (size_t b = 0; b < blocks; b++) {
         Block w = load_block(type, row, b);
-        offsets[b] = w.offset;
-        offsets[blocks + b] = w.halfOffset;
+        keep_offsets(type, w, b, blocks, offsets);
         unpacked[b].signs = w.quants;
         unpacked[b].quants = guided_is_signed(type) ? _mm256_sign_epi8(w.quants, w.quants) : w.quants;
         unpacked[b].scales[0] = _mm256_cvtss_f32(w.scale);
