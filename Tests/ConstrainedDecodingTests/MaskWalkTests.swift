@@ -65,8 +65,8 @@ import Testing
     /// The groups that cannot lead out of a state: letters inside a JSON pointer's segment but not
     /// `~`, which must be followed by 0 or 1; none in a name where `b` is refused (a lowercase
     /// letter refused at once);
-    /// every group in a string matched against `^.*bar$` but U+2000 to U+2FFF, where `.` refuses
-    /// U+2028 and U+2029.
+    /// every group in a string matched against `^.*bar$`, and in a name matched against it when
+    /// names must match (`.` refuses U+2028 and U+2029, which are not plain text).
     @Test func safeGroupsFollowWhatThePatternRefuses() throws {
         func safeGroups(_ schema: String, after text: String) throws -> UInt16 {
             let grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(extraProperties: .allow))
@@ -80,7 +80,23 @@ import Testing
         let refused = try safeGroups(#"{"patternProperties":{"b.*":false}}"#, after: #"{"fo"#)
         #expect(refused == 0)
         let suffix = try safeGroups(#"{"type":"string","pattern":"^.*bar$"}"#, after: #""x"#)
-        #expect(suffix & bit("a") != 0 && suffix & bit(" ") != 0 && suffix & bit("日") != 0 && suffix & bit("→") == 0)
+        #expect(suffix == UInt16.max)
+        let grammar = try CompiledGrammar(jsonSchema: #"{"patternProperties":{"^.*bar$":{"type":"null"}}}"#)
+        let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary.vocabulary)
+        #expect(matcher.advance(bytes: Array(#"{"x"#.utf8)))
+        #expect(matcher.automaton.dfa.safeGroups(matcher.state) == UInt16.max)
+        #expect(!matcher.canAdvance(bytes: Array("\u{2028}".utf8)) && matcher.canAdvance(bytes: Array("→bar".utf8)))
+    }
+
+    /// In a pattern's `.*`, every plain-text character leads back to the same state, so a walk
+    /// takes plain-text subtrees whole there; U+2028 and U+2029 are refused.
+    @Test func dotLoopsOnPlainText() throws {
+        let grammar = try CompiledGrammar(jsonSchema: #"{"type":"string","pattern":"^a.*$"}"#)
+        let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary.vocabulary)
+        #expect(matcher.advance(bytes: Array(#""ab"#.utf8)))
+        #expect(matcher.automaton.dfa.plainTextTarget(matcher.state) == matcher.state)
+        #expect(!matcher.canAdvance(bytes: Array("\u{2029}".utf8)) && matcher.canAdvance(bytes: Array("é→日😀\u{2027}\u{202A}".utf8)))
+        #expect(!VocabularyIndex.isPlainText(Array("a\u{2028}".utf8)) && VocabularyIndex.isPlainText(Array("a\u{2027}\u{202A}".utf8)))
     }
 
     /// Every plain-text ASCII character has a group, and only those do among ASCII.

@@ -76,10 +76,10 @@ extension LazyDFA {
             guard afterLead >= 0 else { return false }
             groupLevel.removeAll()
             groupLevel.append(afterLead)
-            for position in 0..<lead.length {
+            for range in Self.plainSequences[lead.sequence].continuations {
                 groupNextLevel.removeAll()
                 for index in 0..<groupLevel.count {
-                    for byte in groupCharacters.continuations[position == 0 ? lead.firstRange : 0] {
+                    for byte in groupCharacters.continuations[range] {
                         let target = next(groupLevel[index], byte)
                         guard target >= 0 else { return false }
                         if !groupNextLevel.contains(target) { groupNextLevel.append(target) }
@@ -95,30 +95,31 @@ extension LazyDFA {
 
     /// The bytes that spell the characters of each group, one per byte class: its ASCII
     /// characters, and the lead bytes of its longer ones with the continuation bytes that follow
-    /// them (``continuationRanges``).
+    /// them (``plainSequences``).
     struct GroupCharacters {
         /// Per group, its ASCII characters.
         let ascii: [[UInt8]]
-        /// Per group, its lead bytes, with the range of their first continuation byte and how many
-        /// continuation bytes follow.
-        let leads: [[(byte: UInt8, firstRange: Int, length: Int)]]
+        /// Per group, its lead bytes, each with the index of its sequence in ``plainSequences``
+        /// (a lead byte may start several).
+        let leads: [[(byte: UInt8, sequence: Int)]]
         /// Per range of ``continuationRanges``, its bytes.
         let continuations: [[UInt8]]
 
         init(classes: [UInt8]) {
-            // One byte per class; lead bytes also per run, since runs differ in what follows.
+            // One byte per class; lead bytes also per sequence, since sequences differ in what
+            // follows.
             func distinct(_ bytes: some Sequence<UInt8>) -> [UInt8] {
                 var seen = Set<UInt8>()
                 return bytes.filter { seen.insert(classes[Int($0)]).inserted }
             }
             var ascii = [[UInt8]](repeating: [], count: CharacterGroups.count)
-            var leads = [[(byte: UInt8, firstRange: Int, length: Int)]](repeating: [], count: CharacterGroups.count)
+            var leads = [[(byte: UInt8, sequence: Int)]](repeating: [], count: CharacterGroups.count)
             for group in 0..<CharacterGroups.count {
                 let members = (UInt8(0)...0xFF).filter { CharacterGroups.groupOfLead[Int($0)] == group }
                 ascii[group] = distinct(members.filter { $0 < 0x80 })
-                for run in LazyDFA.leadBytes {
-                    for byte in distinct(members.filter(run.leads.contains)) {
-                        leads[group].append((byte, run.firstRange, run.length))
+                for (index, sequence) in LazyDFA.plainSequences.enumerated() {
+                    for byte in distinct(members.filter(sequence.leads.contains)) {
+                        leads[group].append((byte, index))
                     }
                 }
             }

@@ -79,7 +79,7 @@ struct LazyDFA: ~Copyable {
     /// The longest plain-text run worth counting: the longest plain-text token's length, in
     /// characters.
     let plainTextLimit: Int32
-    /// Per state and continuation range (five each): the common target, ``unknown`` or ``mixed``.
+    /// Per state and range of ``continuationRanges``: the common target, ``unknown`` or ``mixed``.
     private var commonTargets = ScratchBuffer<Int32>()
     /// The characters of each ``CharacterGroups`` group, one per byte class.
     let groupCharacters: GroupCharacters
@@ -475,18 +475,26 @@ struct LazyDFA: ~Copyable {
 
     // MARK: Plain text
 
-    /// The byte ranges a UTF-8 continuation byte may take: any, and the narrower first
-    /// continuations after the lead bytes E0, ED, F0 and F4.
-    static let continuationRanges: [ClosedRange<UInt8>] = [
-        0x80...0xBF, 0xA0...0xBF, 0x80...0x9F, 0x90...0xBF, 0x80...0x8F,
-    ]
+    /// The UTF-8 spellings of the plain-text characters beyond ASCII
+    /// (``VocabularyIndex/plainTextBeyondASCII``): per sequence, its run of lead bytes and, for
+    /// each continuation byte, the index of its range in ``continuationRanges``.
+    static let plainSequences: [(leads: ClosedRange<UInt8>, continuations: [Int])] = plainSpellings.sequences
 
-    /// Each run of lead bytes, with the index in ``continuationRanges`` of its first continuation
-    /// and the number of continuation bytes.
-    static let leadBytes: [(leads: ClosedRange<UInt8>, firstRange: Int, length: Int)] = [
-        (0xC2...0xDF, 0, 1), (0xE0...0xE0, 1, 2), (0xE1...0xEC, 0, 2), (0xED...0xED, 2, 2),
-        (0xEE...0xEF, 0, 2), (0xF0...0xF0, 3, 3), (0xF1...0xF3, 0, 3), (0xF4...0xF4, 4, 3),
-    ]
+    /// The ranges the continuation bytes of ``plainSequences`` take, each once.
+    static let continuationRanges: [ClosedRange<UInt8>] = plainSpellings.ranges
+
+    private static let plainSpellings: (sequences: [(leads: ClosedRange<UInt8>, continuations: [Int])], ranges: [ClosedRange<UInt8>]) = {
+        var ranges: [ClosedRange<UInt8>] = []
+        let sequences = VocabularyIndex.plainTextBeyondASCII.flatMap(UTF8Sequences.of).map { sequence in
+            let continuations = sequence.dropFirst().map { range in
+                if let index = ranges.firstIndex(of: range) { return index }
+                ranges.append(range)
+                return ranges.count - 1
+            }
+            return (leads: sequence[0], continuations: continuations)
+        }
+        return (sequences, ranges)
+    }()
 
     /// Where any one plain-text character leads from `state`, when they all lead to the same state
     /// (``dead`` included) — as inside a string whose characters are only counted, or free. Then
@@ -501,8 +509,9 @@ struct LazyDFA: ~Copyable {
 
     /// In a state where plain-text characters are only counted, how many of them the chain of
     /// states from `state` allows, up to ``plainTextLimit`` (reached when the chain loops, or
-    /// meets a state that allows any plain text); `nil` when characters matter somewhere along
-    /// it (as in a pattern). Remembered per state.
+    /// meets a state that allows any plain text, as one where no string of plain-text characters
+    /// leads out of the grammar); `nil` when characters matter somewhere along it (as in a
+    /// pattern). Remembered per state.
     mutating func plainTextRun(_ state: Int32) -> Int? {
         let index = Int(state)
         if plainRuns[index] == Self.unknown { plainRuns[index] = computePlainTextRun(state) }
@@ -535,7 +544,11 @@ struct LazyDFA: ~Copyable {
         var current = state
         while allowed < plainTextLimit {
             if walkInfo[Int(current)].safeGroups == WalkInfo.anyPlainText { return plainTextLimit }
-            guard let next = plainTextTarget(current) else { return Self.mixed }
+            guard let next = plainTextTarget(current) else {
+                // Characters lead to different states, none of them out of the grammar (as in a
+                // name that a pattern is searched in): any plain text is allowed.
+                return safeGroups(current) == UInt16.max ? plainTextLimit : Self.mixed
+            }
             if next < 0 { break }
             allowed += 1
             if next == current { return plainTextLimit }
@@ -550,11 +563,11 @@ struct LazyDFA: ~Copyable {
         // byte computes the row, and rows may move whenever a state is built.
         let target = next(state, UInt8(ascii: "a"))
         for byteClass in plainClasses.ascii where rowBase[row + byteClass] != target { return nil }
-        for (lead, classes) in zip(Self.leadBytes, plainClasses.leads) {
+        for (sequence, classes) in zip(Self.plainSequences, plainClasses.leads) {
             for byteClass in classes {
-                guard var current = commonTarget(rowBase[row + byteClass], lead.firstRange) else { return nil }
-                for _ in 1..<lead.length {
-                    guard let following = commonTarget(current, 0) else { return nil }
+                var current = rowBase[row + byteClass]
+                for range in sequence.continuations {
+                    guard let following = commonTarget(current, range) else { return nil }
                     current = following
                 }
                 if current != target { return nil }
@@ -586,7 +599,7 @@ struct LazyDFA: ~Copyable {
     private struct PlainTextClasses {
         /// The printable ASCII bytes but `"` and `\`.
         var ascii: [Int] = []
-        /// Per run of ``leadBytes``, and per range of ``continuationRanges``.
+        /// Per sequence of ``plainSequences``, and per range of ``continuationRanges``.
         var leads: [[Int]] = []
         var continuations: [[Int]] = []
 
@@ -597,7 +610,7 @@ struct LazyDFA: ~Copyable {
                 return seen
             }
             ascii = classes((UInt8(0x20)...0x7F).filter { $0 != 0x22 && $0 != 0x5C })
-            leads = LazyDFA.leadBytes.map { classes($0.leads) }
+            leads = LazyDFA.plainSequences.map { classes($0.leads) }
             continuations = LazyDFA.continuationRanges.map { classes($0) }
         }
     }

@@ -1,12 +1,12 @@
-/// Sixteen groups of plain-text characters (whole UTF-8 characters that need no escape in a JSON
-/// string), by which a token trie summarizes the characters below each node, and a mask walk
-/// takes whole a subtree whose characters all fall in groups that cannot lead its state out of
-/// the grammar (``LazyDFA/safeGroups(_:)``).
+/// Sixteen groups of plain-text characters (``VocabularyIndex/isPlainText(_:)``), by which a
+/// token trie summarizes the characters below each node, and a mask walk takes whole a subtree
+/// whose characters all fall in groups that cannot lead its state out of the grammar
+/// (``LazyDFA/safeGroups(_:)``).
 ///
 /// The groups follow what patterns and formats tell apart: lowercase and uppercase letters,
 /// digits, the space, the punctuation of identifiers, paths, addresses, templates and queries,
-/// and the characters of two, three and four bytes, with U+2000 to U+2FFF (among them U+2028 and
-/// U+2029, which `.` leaves out) apart from the other three-byte ones.
+/// and the characters of two, three and four bytes, with U+2000 to U+2FFF (punctuation, arrows
+/// and symbols) apart from the other three-byte ones.
 enum CharacterGroups {
     static let count = 16
     /// Not a group: a continuation byte, or a byte that starts no plain-text character.

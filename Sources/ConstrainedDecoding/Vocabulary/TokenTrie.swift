@@ -13,8 +13,8 @@ struct TokenTrie: Sendable {
     let tokenStarts: [Int32]
     let tokenIDs: [Int32]
     /// The bits of an entry that hold the depth; ``plainBelowFlag`` is set when every token of
-    /// the node's subtree goes on from the node with plain text only (whole characters that need
-    /// no escape in a JSON string): a state that every plain-text character leads back to
+    /// the node's subtree goes on from the node with plain text only
+    /// (``VocabularyIndex/isPlainText(_:)``): a state that every plain-text character leads back to
     /// accepts the whole subtree.
     static let depthMask: UInt32 = 0x7FFF
     static let plainBelowFlag: UInt32 = 0x8000

@@ -5,8 +5,8 @@ final class VocabularyIndex: Sendable {
     /// A trie of the tokens that are not plain text, walked in free-text states instead of the
     /// whole vocabulary.
     let otherTokensTrie: TokenTrie
-    /// Plain-text tokens (whole UTF-8 characters, none of which must be escaped in a JSON string)
-    /// of at least `n` characters, for `n` from 0 to one past the longest (which is empty).
+    /// Plain-text tokens (``isPlainText(_:)``: whole UTF-8 characters that need no escape in a JSON
+    /// string) of at least `n` characters, for `n` from 0 to one past the longest (which is empty).
     let plainTextTokensOfLengthAtLeast: [TokenBitset]
     /// The tokens with a quote or a backslash: those that may end a JSON string, or spell a
     /// character with an escape.
@@ -50,9 +50,19 @@ final class VocabularyIndex: Sendable {
     /// this many characters allows every plain-text token.
     var longestPlainText: Int { max(plainTextTokensOfLengthAtLeast.count - 2, 0) }
 
-    /// Whether `bytes` are whole UTF-8 characters, none a control character, `"` or `\`.
+    /// Whether `bytes` are whole UTF-8 characters of plain text: none a control character, `"`,
+    /// `\`, or out of ``plainTextBeyondASCII``.
     static func isPlainText(_ bytes: [UInt8]) -> Bool {
         guard !bytes.isEmpty, let text = String(validating: bytes, as: UTF8.self) else { return false }
-        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }
+        return text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                ? scalar.value >= 0x20 && scalar != "\"" && scalar != "\\"
+                : plainTextBeyondASCII.contains { $0.contains(scalar.value) }
+        }
     }
+
+    /// The characters beyond ASCII that count as plain text: all but U+2028 and U+2029, the line
+    /// and paragraph separators that a pattern's `.` refuses. With them left out, a `.` loops on
+    /// every plain-text character, and tokens that hold them (few) are read byte by byte.
+    static let plainTextBeyondASCII: [ClosedRange<UInt32>] = [0x80...0x2027, 0x202A...0xD7FF, 0xE000...0x10FFFF]
 }
