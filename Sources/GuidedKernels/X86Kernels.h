@@ -240,7 +240,8 @@ INLINE X86_TARGET float row_sums_total(RowSums sums) { return horizontal_sum(_mm
 /// Two rows with one vector, which is loaded once for both; the rows' bytes `prefetch` ahead are
 /// asked for.
 INLINE X86_TARGET void two_rows(
-    int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t prefetch) {
+    int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *firstOutput,
+    float *secondOutput, size_t prefetch) {
     RowSums sums0 = row_sums_zero(), sums1 = row_sums_zero();
     float offsets0[2 * blocks], offsets1[2 * blocks];
     for (size_t b = 0; b < blocks; b++) {
@@ -254,8 +255,8 @@ INLINE X86_TARGET void two_rows(
         keep_offsets(type, w0, b, blocks, offsets0);
         keep_offsets(type, w1, b, blocks, offsets1);
     }
-    outputs[0] = row_sums_total(sums0) + offset_terms(type, offsets0, blocks, x);
-    outputs[1] = row_sums_total(sums1) + offset_terms(type, offsets1, blocks, x);
+    *firstOutput = row_sums_total(sums0) + offset_terms(type, offsets0, blocks, x);
+    *secondOutput = row_sums_total(sums1) + offset_terms(type, offsets1, blocks, x);
 }
 
 /// One row with one vector.
@@ -435,12 +436,14 @@ INLINE X86_TARGET void multiply_rows(
     GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
     const uint8_t *base = (const uint8_t *)matrix;
     if (vectorCount == 1) {
-        size_t prefetch = guided_stream_prefetch_distance();
-        size_t row = rowStart;
-        for (; row + 2 <= rowEnd; row += 2) {
-            two_rows(type, base + row * rowBytes, base + (row + 1) * rowBytes, blocks, inputs, outputs + row, prefetch);
+        // A row of each half at a time: each half is read as one stream, from one row's end to
+        // the next one's start, as the hardware's prefetchers follow it.
+        size_t prefetch = guided_stream_prefetch_distance(), half = (rowEnd - rowStart) / 2;
+        for (size_t row = rowStart; row < rowStart + half; row++) {
+            size_t other = row + half;
+            two_rows(type, base + row * rowBytes, base + other * rowBytes, blocks, inputs, outputs + row, outputs + other, prefetch);
         }
-        if (row < rowEnd) outputs[row] = one_row(type, base + row * rowBytes, blocks, inputs);
+        if ((rowEnd - rowStart) % 2) outputs[rowEnd - 1] = one_row(type, base + (rowEnd - 1) * rowBytes, blocks, inputs);
         return;
     }
     // Rows a tile at a time: each row is unpacked once for all the vectors.
