@@ -69,9 +69,7 @@ import Testing
     /// names must match (`.` refuses U+2028 and U+2029, which are not plain text).
     @Test func safeGroupsFollowWhatThePatternRefuses() throws {
         func safeGroups(_ schema: String, after text: String) throws -> UInt16 {
-            let grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(extraProperties: .allow))
-            let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary.vocabulary)
-            #expect(matcher.advance(bytes: Array(text.utf8)))
+            let matcher = try Self.matcher(schema, options: CompileOptions(extraProperties: .allow), after: text)
             return matcher.automaton.dfa.safeGroups(matcher.state)
         }
         func bit(_ character: Character) -> UInt16 { 1 << UInt16(CharacterGroups.groupOfLead[Int(character.utf8.first ?? 0)]) }
@@ -81,9 +79,7 @@ import Testing
         #expect(refused == 0)
         let suffix = try safeGroups(#"{"type":"string","pattern":"^.*bar$"}"#, after: #""x"#)
         #expect(suffix == UInt16.max)
-        let grammar = try CompiledGrammar(jsonSchema: #"{"patternProperties":{"^.*bar$":{"type":"null"}}}"#)
-        let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary.vocabulary)
-        #expect(matcher.advance(bytes: Array(#"{"x"#.utf8)))
+        let matcher = try Self.matcher(#"{"patternProperties":{"^.*bar$":{"type":"null"}}}"#, after: #"{"x"#)
         #expect(matcher.automaton.dfa.safeGroups(matcher.state) == UInt16.max)
         #expect(!matcher.canAdvance(bytes: Array("\u{2028}".utf8)) && matcher.canAdvance(bytes: Array("→bar".utf8)))
     }
@@ -91,12 +87,17 @@ import Testing
     /// In a pattern's `.*`, every plain-text character leads back to the same state, so a walk
     /// takes plain-text subtrees whole there; U+2028 and U+2029 are refused.
     @Test func dotLoopsOnPlainText() throws {
-        let grammar = try CompiledGrammar(jsonSchema: #"{"type":"string","pattern":"^a.*$"}"#)
-        let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary.vocabulary)
-        #expect(matcher.advance(bytes: Array(#""ab"#.utf8)))
+        let matcher = try Self.matcher(#"{"type":"string","pattern":"^a.*$"}"#, after: #""ab"#)
         #expect(matcher.automaton.dfa.plainTextTarget(matcher.state) == matcher.state)
         #expect(!matcher.canAdvance(bytes: Array("\u{2029}".utf8)) && matcher.canAdvance(bytes: Array("é→日😀\u{2027}\u{202A}".utf8)))
         #expect(!VocabularyIndex.isPlainText(Array("a\u{2028}".utf8)) && VocabularyIndex.isPlainText(Array("a\u{2027}\u{202A}".utf8)))
+    }
+
+    /// A matcher of `schema` over the test vocabulary, after `text`.
+    static func matcher(_ schema: String, options: CompileOptions = CompileOptions(), after text: String) throws -> GrammarMatcher {
+        let matcher = GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: schema, options: options), vocabulary: vocabulary.vocabulary)
+        #expect(matcher.advance(bytes: Array(text.utf8)), "\(schema): \(text) refused")
+        return matcher
     }
 
     /// Every plain-text ASCII character has a group, and only those do among ASCII.
