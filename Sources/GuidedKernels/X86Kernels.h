@@ -280,12 +280,16 @@ INLINE X86_TARGET GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, siz
     return result;
 }
 
-/// How many vectors a row is multiplied with at once in a batch: each needs a register of sums
-/// (AVX-512 has 32 vector registers, AVX2 16).
-#define VECTOR_GROUP (X86_VNNI ? 8 : 4)
+/// How many vectors the rows of a tile are multiplied with at once in a batch: with AVX-512, a
+/// register of sums for each row and vector of the tile (32 vector registers); with AVX2, a row
+/// at a time (16).
+#define VECTOR_GROUP 4
 /// How many rows of a batch's matrix are unpacked at once, to be multiplied with every vector of
 /// the batch while they stay in the first-level cache.
 #define ROW_TILE 4
+/// How many vectors of a batch are multiplied in one pass over the matrix's tiles, so that the
+/// buffers on the stack stay small (`InferenceSession` batches 64 tokens).
+#define BATCH_PASS 64
 
 #if X86_VNNI
 /// Two blocks of a row, unpacked: the weights as unsigned bytes (the magnitudes of signed ones,
@@ -330,51 +334,98 @@ INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, U
     }
 }
 
-/// One unpacked row with a group of vectors: one `vpdpbusd` multiplies 64 weights with 64 input
-/// bytes.
+/// `dot(left, right, count)` for the 16 pairs of a full tile's rows and a group of 4 vectors at
+/// once, bit for bit: lane `4 × v + r` takes `left[i × 4 + r]` (the tile's offsets, block by
+/// block) and `right[i × 4 + v]` (the group's input sums, block by block). Lane by lane, the same
+/// multiplications and additions in the same order: `dot`'s 16 running sums are 16 registers.
+_Static_assert(ROW_TILE == 4 && VECTOR_GROUP == 4, "tile_dot takes 4 rows and 4 vectors in its 16 lanes");
+INLINE X86_TARGET __m512 tile_dot(const float *left, const float *right, size_t count) {
+    const __m512i vectorIndex = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+#define TILE_TERM(i) \
+    _mm512_broadcast_f32x4(_mm_loadu_ps(left + (i) * 4)), _mm512_permutexvar_ps(vectorIndex, _mm512_castps128_ps512(_mm_loadu_ps(right + (i) * 4)))
+    __m512 sums[16];
+    for (int j = 0; j < 16; j++) sums[j] = _mm512_setzero_ps();
+    size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        for (int j = 0; j < 16; j++) sums[j] = _mm512_fmadd_ps(TILE_TERM(i + j), sums[j]);
+    }
+    for (; i + 8 <= count; i += 8) {
+        for (int j = 0; j < 8; j++) sums[j] = _mm512_fmadd_ps(TILE_TERM(i + j), sums[j]);
+    }
+    // `horizontal_sum(sum0 + sum1)`: lanes j and j + 8, then j and j + 4, then 0 and 2, 1 and 3.
+    __m512 lanes[8];
+    for (int j = 0; j < 8; j++) lanes[j] = _mm512_add_ps(sums[j], sums[j + 8]);
+    for (int j = 0; j < 4; j++) lanes[j] = _mm512_add_ps(lanes[j], lanes[j + 4]);
+    __m512 total = _mm512_add_ps(_mm512_add_ps(lanes[0], lanes[2]), _mm512_add_ps(lanes[1], lanes[3]));
+    for (; i < count; i++) total = _mm512_fmadd_ps(TILE_TERM(i), total);
+#undef TILE_TERM
+    return total;
+}
+
+/// `offset_terms` for the 16 pairs of a full tile's rows and a group of 4 vectors, lane
+/// `4 × v + r`, from the tile's offsets and the group's input sums block by block
+/// (`tile_dot`; Q2_K's half-block terms from block `blocks` on).
+INLINE X86_TARGET __m512 tile_offset_terms(int type, const float *offsets, const float *sums, size_t blocks) {
+    if (guided_is_signed(type)) return _mm512_setzero_ps();
+    __m512 total = tile_dot(offsets, sums, blocks);
+    if (type == GUIDED_WEIGHTS_Q2_K) total = _mm512_add_ps(total, tile_dot(offsets + blocks * 4, sums + blocks * 4, blocks));
+    return total;
+}
+
+/// The unpacked rows of a tile (`rows` of them, `unpackedCount` pairs apart) with a group of
+/// `VECTOR_GROUP` vectors: one `vpdpbusd` multiplies 64 weights with 64 input bytes, and each
+/// vector's bytes and scales are loaded once for all the rows. A full tile takes its offset terms
+/// from `tileOffsets` and `groupSums` (`tile_offset_terms`), a last smaller one from `rowOffsets`.
 INLINE X86_TARGET void unpacked_group(
-    int type, const Unpacked *unpacked, const float *rowOffsets, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    int type, const Unpacked *unpacked, size_t unpackedCount, const float *rowOffsets, const float *tileOffsets, const float *groupSums,
+    size_t rows, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    const size_t vectors = VECTOR_GROUP;
+    int wholeTile = rows == ROW_TILE;
+    float offsetTerms[16];
+    if (wholeTile) _mm512_storeu_ps(offsetTerms, tile_offset_terms(type, tileOffsets, groupSums, blocks));
     size_t elements = blocks * 32, pairs = blocks / 2;
-    __m512 lanes[VECTOR_GROUP];
-    for (int v = 0; v < VECTOR_GROUP; v++) lanes[v] = _mm512_setzero_ps();
+    __m512 lanes[ROW_TILE * VECTOR_GROUP];
+    for (size_t i = 0; i < rows * vectors; i++) lanes[i] = _mm512_setzero_ps();
     // Lanes 0 to 7 take the first block's input scale, 8 to 15 the second's; each group of four
     // lanes its half's weight scale.
     const __m512i pairIndex = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
     const __m512i halfIndex = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
     for (size_t p = 0; p < pairs; p++) {
-        const UnpackedPair *pair = unpacked + p;
-        __m512 scale = _mm512_permutexvar_ps(halfIndex, _mm512_castps128_ps512(_mm_loadu_ps(pair->scales)));
-        for (int v = 0; v < VECTOR_GROUP; v++) {
+        __m512 laneScales[ROW_TILE];
+        for (size_t r = 0; r < rows; r++) {
+            laneScales[r] = _mm512_permutexvar_ps(halfIndex, _mm512_castps128_ps512(_mm_loadu_ps(unpacked[r * unpackedCount + p].scales)));
+        }
+        for (size_t v = 0; v < vectors; v++) {
             __m512i input = _mm512_loadu_si512((const void *)(x.values + v * elements + p * 64));
-            if (guided_is_signed(type)) input = _mm512_mask_sub_epi8(input, pair->negative, _mm512_setzero_si512(), input);
             const float *inputScales = x.scales + v * blocks + 2 * p;
             __m512 inputPair = _mm512_permutexvar_ps(pairIndex, _mm512_castps128_ps512(_mm_castpd_ps(_mm_load_sd((const double *)inputScales))));
-            __m512 products = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(_mm512_setzero_si512(), pair->quants, input));
-            lanes[v] = _mm512_fmadd_ps(_mm512_mul_ps(scale, inputPair), products, lanes[v]);
+            for (size_t r = 0; r < rows; r++) {
+                const UnpackedPair *pair = unpacked + r * unpackedCount + p;
+                __m512i signedInput = input;
+                if (guided_is_signed(type)) signedInput = _mm512_mask_sub_epi8(input, pair->negative, _mm512_setzero_si512(), input);
+                __m512 products = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(_mm512_setzero_si512(), pair->quants, signedInput));
+                lanes[r * vectors + v] = _mm512_fmadd_ps(_mm512_mul_ps(laneScales[r], inputPair), products, lanes[r * vectors + v]);
+            }
         }
     }
     // The halves of the sums are the row's even and odd blocks, as `RowSums`; a lone last block
     // is added to the even ones, as `one_row` adds it.
-    __m256 loneScale = _mm256_setzero_ps();
-    __m256i loneQuants = _mm256_setzero_si256();
-    __mmask32 loneNegative = 0;
-    if (blocks % 2) {
-        const UnpackedPair *pair = unpacked + pairs;
-        loneScale = _mm256_set_m128(_mm_set1_ps(pair->scales[1]), _mm_set1_ps(pair->scales[0]));
-        loneQuants = _mm512_castsi512_si256(pair->quants);
-        loneNegative = (__mmask32)pair->negative;
-    }
-    for (int v = 0; v < VECTOR_GROUP; v++) {
-        __m256 even = _mm512_castps512_ps256(lanes[v]);
-        __m256 odd = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(lanes[v]), 1));
-        if (blocks % 2) {
-            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + pairs * 64));
-            if (guided_is_signed(type)) input = _mm256_mask_sub_epi8(input, loneNegative, _mm256_setzero_si256(), input);
-            __m256 lone = _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(_mm256_setzero_si256(), loneQuants, input));
-            even = _mm256_fmadd_ps(_mm256_mul_ps(loneScale, _mm256_set1_ps(x.scales[v * blocks + 2 * pairs])), lone, even);
+    for (size_t r = 0; r < rows; r++) {
+        const UnpackedPair *lonePair = unpacked + r * unpackedCount + pairs;
+        for (size_t v = 0; v < vectors; v++) {
+            __m512 sums = lanes[r * vectors + v];
+            __m256 even = _mm512_castps512_ps256(sums);
+            __m256 odd = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(sums), 1));
+            if (blocks % 2) {
+                __m256 loneScale = _mm256_set_m128(_mm_set1_ps(lonePair->scales[1]), _mm_set1_ps(lonePair->scales[0]));
+                __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + pairs * 64));
+                if (guided_is_signed(type)) input = _mm256_mask_sub_epi8(input, (__mmask32)lonePair->negative, _mm256_setzero_si256(), input);
+                __m256 lone = _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm512_castsi512_si256(lonePair->quants), input));
+                even = _mm256_fmadd_ps(_mm256_mul_ps(loneScale, _mm256_set1_ps(x.scales[v * blocks + 2 * pairs])), lone, even);
+            }
+            float offsets = wholeTile ? offsetTerms[4 * v + r] : offset_terms(type, rowOffsets + r * 2 * blocks, blocks, vector_at(x, v, blocks));
+            outputs[v * outputStride + r] = horizontal_sum(_mm256_add_ps(even, odd)) + offsets;
         }
-        outputs[v * outputStride] =
-            horizontal_sum(_mm256_add_ps(even, odd)) + offset_terms(type, rowOffsets, blocks, vector_at(x, v, blocks));
     }
 }
 #else
@@ -402,7 +453,7 @@ INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, U
 
 /// One unpacked row with a group of vectors: the even blocks, then the odd ones, each in their own
 /// sums, as `RowSums` sums them (so that only one set of sums is live at a time).
-INLINE X86_TARGET void unpacked_group(
+INLINE X86_TARGET void unpacked_row_group(
     int type, const Unpacked *unpacked, const float *rowOffsets, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
     size_t elements = blocks * 32;
     __m256 even[VECTOR_GROUP];
@@ -429,7 +480,71 @@ INLINE X86_TARGET void unpacked_group(
         }
     }
 }
+
+/// The unpacked rows of a tile (`rows` of them, `unpackedCount` blocks apart) with a group of
+/// `VECTOR_GROUP` vectors, a row at a time.
+INLINE X86_TARGET void unpacked_group(
+    int type, const Unpacked *unpacked, size_t unpackedCount, const float *rowOffsets, const float *tileOffsets, const float *groupSums,
+    size_t rows, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    (void)tileOffsets;
+    (void)groupSums;
+    for (size_t r = 0; r < rows; r++) {
+        unpacked_row_group(type, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks, blocks, x, outputs + r, outputStride);
+    }
+}
 #endif
+
+/// The products of a batch of at most `BATCH_PASS` vectors: rows a tile at a time, each row
+/// unpacked once for all the vectors.
+INLINE X86_TARGET void multiply_batch(
+    int type, const uint8_t *base, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd, GuidedQuantizedVectors inputs,
+    size_t vectorCount, float *outputs, size_t outputStride) {
+    size_t unpackedCount = UNPACKED_COUNT(blocks);
+    Unpacked unpacked[ROW_TILE * unpackedCount];
+    float rowOffsets[ROW_TILE * 2 * blocks], tileOffsets[ROW_TILE * 2 * blocks];
+    // Each group's input sums block by block (then Q2_K's half sums), for the offset terms of
+    // full tiles.
+    size_t groups = X86_VNNI && !guided_is_signed(type) ? vectorCount / VECTOR_GROUP : 0;
+    size_t terms = type == GUIDED_WEIGHTS_Q2_K ? 2 * blocks : blocks;
+    float groupSums[groups * VECTOR_GROUP * terms + 1];
+    for (size_t g = 0; g < groups; g++) {
+        for (size_t v = 0; v < VECTOR_GROUP; v++) {
+            GuidedQuantizedVectors vector = vector_at(inputs, g * VECTOR_GROUP + v, blocks);
+            for (size_t i = 0; i < terms; i++) {
+                groupSums[(g * terms + i) * VECTOR_GROUP + v] = i < blocks ? vector.sums[i] : vector.halfSums[i - blocks];
+            }
+        }
+    }
+    for (size_t tile = rowStart; tile < rowEnd; tile += ROW_TILE) {
+        size_t rows = rowEnd - tile < ROW_TILE ? rowEnd - tile : ROW_TILE;
+        for (size_t r = 0; r < rows; r++) {
+            unpack_row(type, base + (tile + r) * rowBytes, blocks, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks);
+        }
+        // The offsets block by block, for the offset terms of a full tile.
+        if (X86_VNNI && rows == ROW_TILE && !guided_is_signed(type)) {
+            for (size_t i = 0; i < 2 * blocks; i++) {
+                for (size_t r = 0; r < ROW_TILE; r++) tileOffsets[i * ROW_TILE + r] = rowOffsets[r * 2 * blocks + i];
+            }
+        }
+        size_t v = 0;
+        for (; v + VECTOR_GROUP <= vectorCount; v += VECTOR_GROUP) {
+            GuidedQuantizedVectors group = vector_at(inputs, v, blocks);
+            const float *sums = groupSums + v * terms;
+            float *groupOutputs = outputs + v * outputStride + tile;
+            // A full tile with the tile's size as a constant, so that its sums stay in registers.
+            if (rows == ROW_TILE) {
+                unpacked_group(type, unpacked, unpackedCount, rowOffsets, tileOffsets, sums, ROW_TILE, blocks, group, groupOutputs, outputStride);
+            } else {
+                unpacked_group(type, unpacked, unpackedCount, rowOffsets, tileOffsets, sums, rows, blocks, group, groupOutputs, outputStride);
+            }
+        }
+        for (; v < vectorCount; v++) {
+            for (size_t r = 0; r < rows; r++) {
+                outputs[v * outputStride + tile + r] = one_row(type, base + (tile + r) * rowBytes, blocks, vector_at(inputs, v, blocks));
+            }
+        }
+    }
+}
 
 INLINE X86_TARGET void multiply_rows(
     int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
@@ -446,27 +561,10 @@ INLINE X86_TARGET void multiply_rows(
         if ((rowEnd - rowStart) % 2) outputs[rowEnd - 1] = one_row(type, base + (rowEnd - 1) * rowBytes, blocks, inputs);
         return;
     }
-    // Rows a tile at a time: each row is unpacked once for all the vectors.
-    size_t unpackedCount = UNPACKED_COUNT(blocks);
-    Unpacked unpacked[ROW_TILE * unpackedCount];
-    float rowOffsets[ROW_TILE * 2 * blocks];
-    for (size_t tile = rowStart; tile < rowEnd; tile += ROW_TILE) {
-        size_t rows = rowEnd - tile < ROW_TILE ? rowEnd - tile : ROW_TILE;
-        for (size_t r = 0; r < rows; r++) {
-            unpack_row(type, base + (tile + r) * rowBytes, blocks, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks);
-        }
-        size_t v = 0;
-        for (; v + VECTOR_GROUP <= vectorCount; v += VECTOR_GROUP) {
-            for (size_t r = 0; r < rows; r++) {
-                unpacked_group(type, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks, blocks, vector_at(inputs, v, blocks),
-                    outputs + v * outputStride + tile + r, outputStride);
-            }
-        }
-        for (; v < vectorCount; v++) {
-            for (size_t r = 0; r < rows; r++) {
-                outputs[v * outputStride + tile + r] = one_row(type, base + (tile + r) * rowBytes, blocks, vector_at(inputs, v, blocks));
-            }
-        }
+    // At most `BATCH_PASS` vectors per pass over the matrix.
+    for (size_t start = 0; start < vectorCount; start += BATCH_PASS) {
+        size_t count = vectorCount - start < BATCH_PASS ? vectorCount - start : BATCH_PASS;
+        multiply_batch(type, base, rowBytes, blocks, rowStart, rowEnd, vector_at(inputs, start, blocks), count, outputs + start * outputStride, outputStride);
     }
 }
 

@@ -150,7 +150,8 @@ import Testing
     /// (decoding) or in a batch (a prompt), as llama.cpp's are: its products of a batch are those
     /// of one vector at a time. Otherwise a prompt read at once and read token by token would give
     /// different logits. Shapes cover the grouped paths, the vectors left over after the groups, a
-    /// last row tile of fewer rows, and an odd number of blocks (AVX-512 pairs them).
+    /// last row tile of fewer rows, an odd number of blocks (AVX-512 pairs them), and a batch of
+    /// more vectors than the x86-64 kernels take in one pass.
     @Test(arguments: KernelVariant.supported)
     func batchProductsAreThoseOfOneVectorAtATime(_ variant: KernelVariant) {
         var generator = Generator(state: 11)
@@ -158,7 +159,7 @@ import Testing
             let rows = 67
             for blocks in type.blockSize == 256 ? [8, 64] : [21, 64] {
                 let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
-                for vectorCount in [2, 4, 5, 8, 9, 17] {
+                for vectorCount in [2, 4, 5, 8, 9, 17, 70] {
                     let length = blocks * 32
                     let input = (0..<vectorCount * length).map { _ in Float.random(in: -2...2, using: &generator) }
                     let batch = Self.products(variant, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: vectorCount, rowRange: 0..<rows)
