@@ -292,11 +292,10 @@ INLINE X86_TARGET GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, siz
 #define BATCH_PASS 64
 
 #if X86_VNNI
-/// Two blocks of a row, unpacked: the weights as unsigned bytes (the magnitudes of signed ones,
-/// whose signs are `negative`), and the scales of their four 16-weight halves.
+/// Two blocks of a row, unpacked: the weights as unsigned bytes (signed codes plus 128), and the
+/// scales of their four 16-weight halves.
 typedef struct {
     __m512i quants;
-    __mmask64 negative;
     float scales[4];
 } UnpackedPair;
 
@@ -320,11 +319,8 @@ INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, U
         keep_offsets(type, w0, b, blocks, offsets);
         UnpackedPair *pair = unpacked + b / 2;
         __m512i quants = _mm512_inserti64x4(_mm512_castsi256_si512(w0.quants), w1.quants, 1);
-        pair->negative = 0;
-        if (guided_is_signed(type)) {
-            pair->negative = _mm512_movepi8_mask(quants);
-            quants = _mm512_abs_epi8(quants);
-        }
+        // Signed codes plus 128, as unsigned bytes.
+        if (guided_is_signed(type)) quants = _mm512_xor_si512(quants, _mm512_set1_epi8((char)0x80));
         pair->quants = quants;
         // Lanes 0 and 4 of a block's scale hold its halves' scales.
         pair->scales[0] = _mm256_cvtss_f32(w0.scale);
@@ -386,25 +382,23 @@ INLINE X86_TARGET void unpacked_group(
     size_t elements = blocks * 32, pairs = blocks / 2;
     __m512 lanes[ROW_TILE * VECTOR_GROUP];
     for (size_t i = 0; i < rows * vectors; i++) lanes[i] = _mm512_setzero_ps();
-    // Lanes 0 to 7 take the first block's input scale, 8 to 15 the second's; each group of four
-    // lanes its half's weight scale.
-    const __m512i pairIndex = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+    // Each group of four lanes takes its half's weight scale times its block's input scale: the
+    // four products in one 128-bit multiplication, spread over the lanes by `halfIndex`.
     const __m512i halfIndex = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
     for (size_t p = 0; p < pairs; p++) {
-        __m512 laneScales[ROW_TILE];
-        for (size_t r = 0; r < rows; r++) {
-            laneScales[r] = _mm512_permutexvar_ps(halfIndex, _mm512_castps128_ps512(_mm_loadu_ps(unpacked[r * unpackedCount + p].scales)));
-        }
         for (size_t v = 0; v < vectors; v++) {
             __m512i input = _mm512_loadu_si512((const void *)(x.values + v * elements + p * 64));
-            const float *inputScales = x.scales + v * blocks + 2 * p;
-            __m512 inputPair = _mm512_permutexvar_ps(pairIndex, _mm512_castps128_ps512(_mm_castpd_ps(_mm_load_sd((const double *)inputScales))));
+            __m128 inputPair = _mm_castpd_ps(_mm_load_sd((const double *)(x.scales + v * blocks + 2 * p)));
+            // The input scales of the four halves: the first block's twice, the second's twice.
+            __m128 inputHalves = _mm_unpacklo_ps(inputPair, inputPair);
+            // Signed codes are 128 more: the products start at -128 times each lane's four inputs.
+            __m512i start = _mm512_setzero_si512();
+            if (guided_is_signed(type)) start = _mm512_sub_epi32(start, _mm512_dpbusd_epi32(start, _mm512_set1_epi8((char)0x80), input));
             for (size_t r = 0; r < rows; r++) {
                 const UnpackedPair *pair = unpacked + r * unpackedCount + p;
-                __m512i signedInput = input;
-                if (guided_is_signed(type)) signedInput = _mm512_mask_sub_epi8(input, pair->negative, _mm512_setzero_si512(), input);
-                __m512 products = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(_mm512_setzero_si512(), pair->quants, signedInput));
-                lanes[r * vectors + v] = _mm512_fmadd_ps(_mm512_mul_ps(laneScales[r], inputPair), products, lanes[r * vectors + v]);
+                __m512 products = _mm512_cvtepi32_ps(_mm512_dpbusd_epi32(start, pair->quants, input));
+                __m512 scale = _mm512_permutexvar_ps(halfIndex, _mm512_castps128_ps512(_mm_mul_ps(_mm_loadu_ps(pair->scales), inputHalves)));
+                lanes[r * vectors + v] = _mm512_fmadd_ps(scale, products, lanes[r * vectors + v]);
             }
         }
     }
@@ -419,8 +413,9 @@ INLINE X86_TARGET void unpacked_group(
             if (blocks % 2) {
                 __m256 loneScale = _mm256_set_m128(_mm_set1_ps(lonePair->scales[1]), _mm_set1_ps(lonePair->scales[0]));
                 __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + pairs * 64));
-                if (guided_is_signed(type)) input = _mm256_mask_sub_epi8(input, (__mmask32)lonePair->negative, _mm256_setzero_si256(), input);
-                __m256 lone = _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm512_castsi512_si256(lonePair->quants), input));
+                __m256i start = _mm256_setzero_si256();
+                if (guided_is_signed(type)) start = _mm256_sub_epi32(start, _mm256_dpbusd_epi32(start, _mm256_set1_epi8((char)0x80), input));
+                __m256 lone = _mm256_cvtepi32_ps(_mm256_dpbusd_epi32(start, _mm512_castsi512_si256(lonePair->quants), input));
                 even = _mm256_fmadd_ps(_mm256_mul_ps(loneScale, _mm256_set1_ps(x.scales[v * blocks + 2 * pairs])), lone, even);
             }
             float offsets = wholeTile ? offsetTerms[4 * v + r] : offset_terms(type, rowOffsets + r * 2 * blocks, blocks, vector_at(x, v, blocks));
