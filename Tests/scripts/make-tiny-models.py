@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Tiny GGUF files with random weights, one per architecture, one for Llama 3's RoPE frequency
 factors and one for Phi-3's long-context RoPE factors (the tensor names and metadata of real files of that architecture, two layers, width 256), their weights spread over every weight
-type the kernels compute with, and llama.cpp's answers on them: per prompt (token ids), the 16
-tokens of its greedy continuation, each with its 10 most likely tokens and their log probabilities.
-Writes OUT_DIR/tiny-NAME.gguf and OUT_DIR/tiny-NAME-reference.json (and, for phi3-longrope,
-tiny-phi3-longrope-long-reference.json at a context of 512).
+type the kernels compute with; one per weight type (`llama`, one layer, every matrix, the
+embeddings and the output of that type: name `type-q4_k` and so on); and llama.cpp's
+answers on them: per prompt (token ids), the 16 tokens of its greedy continuation, each with its
+10 most likely tokens and their log probabilities. Writes OUT_DIR/tiny-NAME.gguf and
+OUT_DIR/tiny-NAME-reference.json (and, for phi3-longrope, tiny-phi3-longrope-long-reference.json
+at a context of 512).
 
 usage: make-tiny-models.py OUT_DIR LLAMA_SERVER [NAME...]   (needs `pip install numpy gguf`;
        the names given, or every file)
@@ -33,6 +35,9 @@ LAYER_TYPES = [
     {"attn_q": T.Q2_K, "attn_k": T.Q4_0, "attn_v": T.Q4_1, "attn_output": T.Q8_0, "ffn_gate": T.BF16, "ffn_up": T.F16, "ffn_down": T.Q6_K},
 ]
 PROMPTS = [[1, 40, 41, 42, 43, 44, 45, 46], [1, 300, 12, 7, 250, 99]]
+# The weight types of the files of one type each, and the width of their feed-forward layer.
+SINGLE_TYPES = [T.Q4_0, T.Q4_1, T.Q5_0, T.Q5_1, T.Q8_0, T.IQ4_NL, T.Q2_K, T.Q3_K, T.Q4_K, T.Q5_K, T.Q6_K, T.BF16]
+SINGLE_FFN = 256
 
 
 # How far each type's random codes spread (their standard deviation, times the sub-block scales
@@ -43,8 +48,16 @@ CODE_SPREAD = {
 }
 
 
-def matrix(rng, rows, columns, qtype, spread):
-    """Random weights of `qtype` whose standard deviation is about `spread`."""
+# For `centered` weights: each block's minimum as a multiple of its scale (Q4_1's and Q5_1's are
+# added, the K-quants' subtracted times their 6-bit or 4-bit minimums), so that a block's weights
+# average about zero.
+CENTERS = {T.Q4_1: -7.5, T.Q5_1: -15.5, T.Q2_K: 1.5, T.Q4_K: 7.5, T.Q5_K: 15.5}
+
+
+def matrix(rng, rows, columns, qtype, spread, centered=False):
+    """Random weights of `qtype` whose standard deviation is about `spread`; `centered`, with
+    minimums that keep their average about zero (else a file whose every matrix has minimums
+    chooses one token whatever the prompt)."""
     if qtype in (T.F16, T.BF16, T.F32):
         values = rng.normal(0, spread, size=(rows, columns)).astype(np.float32)
         if qtype == T.F32:
@@ -57,10 +70,17 @@ def matrix(rng, rows, columns, qtype, spread):
     for offset in HALF_OFFSETS[qtype]:
         scale = rng.uniform(0.5, 1.5, size=(raw.shape[0], 1)) * spread / CODE_SPREAD[qtype] * (-1 if offset == 2 else 1)
         raw[:, offset:offset + 2] = scale.astype(np.float16).view(np.uint8)
+    if centered and qtype in CENTERS:
+        first, minimum = HALF_OFFSETS[qtype]
+        scale = raw[:, first:first + 2].copy().view(np.float16).astype(np.float32)
+        raw[:, minimum:minimum + 2] = (scale * CENTERS[qtype]).astype(np.float16).view(np.uint8)
     return raw.reshape(rows, -1), qtype
 
 
-def write_model(path, name, arch, rng):
+def write_model(path, name, arch, rng, single=None):
+    """Writes the file; with `single`, a weight type, one layer whose matrices and embeddings are
+    all of that type."""
+    layers, ffn = (1, SINGLE_FFN) if single is not None else (LAYERS, FFN)
     writer = GGUFWriter(path, arch)
     writer.add_name(f"tiny {name}")
     # Phi-3's long-context RoPE: trained at 256 positions, extended to 512.
@@ -69,8 +89,8 @@ def write_model(path, name, arch, rng):
         writer.add_uint32("phi3.rope.scaling.original_context_length", 256)
         writer.add_float32("phi3.rope.scaling.attn_factor", 2.0)
     writer.add_embedding_length(WIDTH)
-    writer.add_block_count(LAYERS)
-    writer.add_feed_forward_length(FFN)
+    writer.add_block_count(layers)
+    writer.add_feed_forward_length(ffn)
     writer.add_head_count(HEADS)
     writer.add_head_count_kv(KV_HEADS)
     writer.add_key_length(HEAD)
@@ -99,11 +119,12 @@ def write_model(path, name, arch, rng):
         writer.add_tensor(name, rng.uniform(0.8, 1.2, size=count).astype(np.float32))
 
     # Gemma's output is its embeddings: small ones, lest a token's own logit swamp the others.
-    embeddings, _ = matrix(rng, VOCAB, WIDTH, T.F32, 0.02 if arch == "gemma3" else 0.1)
-    writer.add_tensor("token_embd.weight", embeddings)
+    # A file of one type has its embeddings and output of that type.
+    embeddings, qtype = matrix(rng, VOCAB, WIDTH, single or T.F32, 0.02 if arch == "gemma3" else 0.1, centered=single is not None)
+    writer.add_tensor("token_embd.weight", embeddings, raw_dtype=qtype)
     norm("output_norm.weight", WIDTH)
     if arch != "gemma3":
-        output, qtype = matrix(rng, VOCAB, WIDTH, T.Q8_0, 0.05)
+        output, qtype = matrix(rng, VOCAB, WIDTH, single or T.Q8_0, 0.05, centered=single is not None)
         writer.add_tensor("output.weight", output, raw_dtype=qtype)
     if name == "phi3-longrope":
         # A factor per frequency, which divides it: the short ones up to the original length.
@@ -112,19 +133,20 @@ def write_model(path, name, arch, rng):
     if name == "llama3":
         # Llama 3.1's RoPE frequency scaling: a factor per frequency, which divides it.
         writer.add_tensor("rope_freqs.weight", rng.uniform(1, 8, size=HEAD // 2).astype(np.float32))
-    for layer, types in enumerate(LAYER_TYPES):
+    for layer in range(layers):
         p = f"blk.{layer}."
         shapes = {"attn_q": (HEADS * HEAD, WIDTH), "attn_k": (KV_HEADS * HEAD, WIDTH), "attn_v": (KV_HEADS * HEAD, WIDTH),
-                  "attn_output": (WIDTH, HEADS * HEAD), "ffn_gate": (FFN, WIDTH), "ffn_up": (FFN, WIDTH), "ffn_down": (WIDTH, FFN)}
+                  "attn_output": (WIDTH, HEADS * HEAD), "ffn_gate": (ffn, WIDTH), "ffn_up": (ffn, WIDTH), "ffn_down": (WIDTH, ffn)}
+        types = LAYER_TYPES[layer] if single is None else {tensor: single for tensor in shapes}
         norm(p + "attn_norm.weight", WIDTH)
         norm(p + "ffn_norm.weight", WIDTH)
         if arch == "phi3":
             # Phi-3's fused projections: Q, K and V in one tensor, the gate then up in another.
             shapes = {"attn_qkv": ((HEADS + 2 * KV_HEADS) * HEAD, WIDTH), "attn_output": shapes["attn_output"],
-                      "ffn_up": (2 * FFN, WIDTH), "ffn_down": shapes["ffn_down"]}
+                      "ffn_up": (2 * ffn, WIDTH), "ffn_down": shapes["ffn_down"]}
             types = dict(types, attn_qkv=types["attn_q"])
         for tensor, (rows, columns) in shapes.items():
-            values, qtype = matrix(rng, rows, columns, types[tensor], 0.05)
+            values, qtype = matrix(rng, rows, columns, types[tensor], 0.05, centered=single is not None)
             writer.add_tensor(p + tensor + ".weight", values, raw_dtype=qtype)
         if arch == "qwen2":
             for tensor, count in (("attn_q", HEADS * HEAD), ("attn_k", KV_HEADS * HEAD), ("attn_v", KV_HEADS * HEAD)):
@@ -178,13 +200,14 @@ def main():
     # (file name, architecture): Llama 3 is `llama` with RoPE frequency factors; phi3-longrope is
     # Phi-3 with long-context RoPE factors, compared at a context of 256 (its short factors) and
     # of 512 (its long ones).
-    models = [("llama", "llama"), ("qwen2", "qwen2"), ("qwen3", "qwen3"), ("gemma3", "gemma3"), ("phi3", "phi3"), ("llama3", "llama"),
-              ("phi3-longrope", "phi3")]
-    for index, (name, arch) in enumerate(models):
+    models = [("llama", "llama", None), ("qwen2", "qwen2", None), ("qwen3", "qwen3", None), ("gemma3", "gemma3", None),
+              ("phi3", "phi3", None), ("llama3", "llama", None), ("phi3-longrope", "phi3", None)]
+    models += [(f"type-{qtype.name.lower()}", "llama", qtype) for qtype in SINGLE_TYPES]
+    for index, (name, arch, single) in enumerate(models):
         if only and name not in only:
             continue
         path = os.path.join(out, f"tiny-{name}.gguf")
-        write_model(path, name, arch, np.random.default_rng(100 + index))
+        write_model(path, name, arch, np.random.default_rng(100 + index), single)
         contexts = [("", 256), ("-long", 512)] if name == "phi3-longrope" else [("", 256)]
         for suffix, context in contexts:
             with open(os.path.join(out, f"tiny-{name}{suffix}-reference.json"), "w") as output:
