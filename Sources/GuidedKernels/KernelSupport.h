@@ -5,6 +5,18 @@
 #include <math.h>
 #include <string.h>
 
+/// The loops of the products, which take no vector by value: always inlined in optimized builds,
+/// so that each weight type's copy of a loop reads only its own layout; called in builds without
+/// optimization, where every inlined copy would keep its own locals in one frame (over a megabyte
+/// for the x86-64 products, more than a worker thread's stack). Functions that take or return
+/// vectors stay inlined: called, their vectors would be passed as the file's baseline target
+/// passes them, not as their own target attribute does.
+#if defined(__OPTIMIZE__)
+#define GUIDED_LOOP_INLINE __attribute__((always_inline)) static inline
+#else
+#define GUIDED_LOOP_INLINE static inline
+#endif
+
 /// Bytes per block of a weight type: a half-precision scale, Q4_1's and Q5_1's half-precision
 /// minimum, Q5's 32 fifth bits, and the quants (two 4-bit weights per byte: byte i holds weight i
 /// in its low half and weight i + 16 in its high half; one signed byte per weight for Q8_0); the

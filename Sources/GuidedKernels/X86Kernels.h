@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #define INLINE __attribute__((always_inline)) static inline
+#define LOOP GUIDED_LOOP_INLINE
 
 INLINE X86_TARGET float horizontal_sum(__m256 v) {
     __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -239,7 +240,7 @@ INLINE X86_TARGET float row_sums_total(RowSums sums) { return horizontal_sum(_mm
 
 /// Two rows with one vector, which is loaded once for both; the rows' bytes `prefetch` ahead are
 /// asked for.
-INLINE X86_TARGET void two_rows(
+LOOP X86_TARGET void two_rows(
     int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *firstOutput,
     float *secondOutput, size_t prefetch) {
     RowSums sums0 = row_sums_zero(), sums1 = row_sums_zero();
@@ -260,7 +261,7 @@ INLINE X86_TARGET void two_rows(
 }
 
 /// One row with one vector.
-INLINE X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
+LOOP X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
     RowSums sums = row_sums_zero();
     float offsets[2 * blocks];
     for (size_t b = 0; b < blocks; b++) {
@@ -305,7 +306,7 @@ typedef UnpackedPair Unpacked;
 
 /// Unpacks a row into `unpacked`, and its blocks' offsets into `offsets` (then, from
 /// `offsets[blocks]` on, Q2_K's half-block offsets).
-INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unpacked *unpacked, float *offsets) {
+LOOP X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unpacked *unpacked, float *offsets) {
     for (size_t b = 0; b < blocks; b += 2) {
         Block w0 = load_block(type, row, b);
         // A lone last block is paired with zero weights.
@@ -372,7 +373,7 @@ INLINE X86_TARGET __m512 tile_offset_terms(int type, const float *offsets, const
 /// `VECTOR_GROUP` vectors: one `vpdpbusd` multiplies 64 weights with 64 input bytes, and each
 /// vector's bytes and scales are loaded once for all the rows. A full tile takes its offset terms
 /// from `tileOffsets` and `groupSums` (`tile_offset_terms`), a last smaller one from `rowOffsets`.
-INLINE X86_TARGET void unpacked_group(
+LOOP X86_TARGET void unpacked_group(
     int type, const Unpacked *unpacked, size_t unpackedCount, const float *rowOffsets, const float *tileOffsets, const float *groupSums,
     size_t rows, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
     const size_t vectors = VECTOR_GROUP;
@@ -435,7 +436,7 @@ typedef struct {
 
 /// Unpacks a row into `unpacked`, and its blocks' offsets into `offsets` (then, from
 /// `offsets[blocks]` on, Q2_K's half-block offsets).
-INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unpacked *unpacked, float *offsets) {
+LOOP X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unpacked *unpacked, float *offsets) {
     for (size_t b = 0; b < blocks; b++) {
         Block w = load_block(type, row, b);
         keep_offsets(type, w, b, blocks, offsets);
@@ -448,7 +449,7 @@ INLINE X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, U
 
 /// One unpacked row with a group of vectors: the even blocks, then the odd ones, each in their own
 /// sums, as `RowSums` sums them (so that only one set of sums is live at a time).
-INLINE X86_TARGET void unpacked_row_group(
+LOOP X86_TARGET void unpacked_row_group(
     int type, const Unpacked *unpacked, const float *rowOffsets, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
     size_t elements = blocks * 32;
     __m256 even[VECTOR_GROUP];
@@ -478,7 +479,7 @@ INLINE X86_TARGET void unpacked_row_group(
 
 /// The unpacked rows of a tile (`rows` of them, `unpackedCount` blocks apart) with a group of
 /// `VECTOR_GROUP` vectors, a row at a time.
-INLINE X86_TARGET void unpacked_group(
+LOOP X86_TARGET void unpacked_group(
     int type, const Unpacked *unpacked, size_t unpackedCount, const float *rowOffsets, const float *tileOffsets, const float *groupSums,
     size_t rows, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
     (void)tileOffsets;
@@ -491,7 +492,7 @@ INLINE X86_TARGET void unpacked_group(
 
 /// The products of a batch of at most `BATCH_PASS` vectors: rows a tile at a time, each row
 /// unpacked once for all the vectors.
-INLINE X86_TARGET void multiply_batch(
+LOOP X86_TARGET void multiply_batch(
     int type, const uint8_t *base, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd, GuidedQuantizedVectors inputs,
     size_t vectorCount, float *outputs, size_t outputStride) {
     size_t unpackedCount = UNPACKED_COUNT(blocks);
@@ -541,7 +542,7 @@ INLINE X86_TARGET void multiply_batch(
     }
 }
 
-INLINE X86_TARGET void multiply_rows(
+LOOP X86_TARGET void multiply_rows(
     int type, const void *matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,
     GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
     const uint8_t *base = (const uint8_t *)matrix;
