@@ -37,6 +37,9 @@ import Testing
         (#"{"type":"string","pattern":"^[a-z]+$"}"#, [#""foobar""#]),
         (#"{"type":"string","pattern":"^.*$"}"#, [#""any →text 😀 here""#]),
         (#"{"type":"string","pattern":"^[^\"]*\\{[a-z]+\\}.*$"}"#, [#""http://x/{term}/y""#]),
+        (#"{"type":"string","pattern":"^[^b~]*$"}"#, [#""foo 日本 x→""#]),
+        (#"{"type":"string","pattern":"^(x.*|[^b]*)$"}"#, [#""xbab""#, #""foo""#]),
+        (#"{"type":"string","pattern":"^[^bé]*$"}"#, [#""foo 日本""#]),
     ]
 
     @Test(arguments: 0..<cases.count)
@@ -82,6 +85,24 @@ import Testing
         let matcher = try Self.matcher(#"{"patternProperties":{"^.*bar$":{"type":"null"}}}"#, after: #"{"x"#)
         #expect(matcher.automaton.dfa.safeGroups(matcher.state) == UInt16.max)
         #expect(!matcher.canAdvance(bytes: Array("\u{2028}".utf8)) && matcher.canAdvance(bytes: Array("→bar".utf8)))
+    }
+
+    /// In a name that `"b.*": false` forbids to hold a `b`, before and after an `f` (which `"f.*"`
+    /// matches), plain text goes on but for `b`, so the plain-text tokens without one are allowed
+    /// whole; not where a string may hold a `b` after an `x`, nor where a multibyte character is
+    /// refused, nor outside strings.
+    @Test func refusedCharactersAreFound() throws {
+        func refusals(_ schema: String, after text: String) throws -> [UInt8]? {
+            let matcher = try Self.matcher(schema, options: CompileOptions(extraProperties: .allow), after: text)
+            return matcher.automaton.dfa.plainTextRefusals(matcher.state)
+        }
+        let names = #"{"patternProperties":{"f.*":true,"b.*":false}}"#
+        #expect(try refusals(names, after: #"{""#) == [UInt8(ascii: "b")])
+        #expect(try refusals(names, after: #"{"xf"#) == [UInt8(ascii: "b")])
+        #expect(try refusals(#"{"type":"string","pattern":"^[^b~]*$"}"#, after: #"""#) == [UInt8(ascii: "b"), UInt8(ascii: "~")])
+        #expect(try refusals(#"{"type":"string","pattern":"^(x.*|[^b]*)$"}"#, after: #"""#) == nil)
+        #expect(try refusals(#"{"type":"string","pattern":"^[^bé]*$"}"#, after: #"""#) == nil)
+        #expect(try refusals(names, after: "") == nil)
     }
 
     /// In a pattern's `.*`, every plain-text character leads back to the same state, so a walk

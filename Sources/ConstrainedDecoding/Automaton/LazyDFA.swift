@@ -66,7 +66,7 @@ struct LazyDFA: ~Copyable {
     let width: Int
     /// The class of each byte, read without bounds checks in mask walks.
     let classOf: UnsafeMutablePointer<UInt8>
-    private let plainClasses: PlainTextClasses
+    let plainClasses: PlainTextClasses
     private var accepting = ScratchBuffer<Bool>()
     /// Per state: whether some of its NFA states are inside an array whose items must be distinct.
     private var uniqueThreads = ScratchBuffer<Bool>()
@@ -578,7 +578,7 @@ struct LazyDFA: ~Copyable {
 
     /// The state every byte of continuation range `range` leads to from `from`, or `nil` when
     /// they differ; remembered per state.
-    private mutating func commonTarget(_ from: Int32, _ range: Int) -> Int32? {
+    mutating func commonTarget(_ from: Int32, _ range: Int) -> Int32? {
         guard from >= 0 else { return from }
         let slot = Int(from) * Self.continuationRanges.count + range
         if commonTargets[slot] == Self.unknown {
@@ -596,7 +596,7 @@ struct LazyDFA: ~Copyable {
     }
 
     /// The byte classes of the bytes that plain text is checked on, each class once.
-    private struct PlainTextClasses {
+    struct PlainTextClasses {
         /// The printable ASCII bytes but `"` and `\`.
         var ascii: [Int] = []
         /// Per sequence of ``plainSequences``, and per range of ``continuationRanges``.

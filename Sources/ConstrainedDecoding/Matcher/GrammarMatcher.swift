@@ -220,11 +220,21 @@ public final class GrammarMatcher {
         if automaton.masks.restore(state, into: &mask, index: index) { return }
         let plainLength: Int32
         var count: Int
+        // Whether the mask is kept whole, not as its plain-text length and a list of others.
+        var keptWhole = false
         if let length = automaton.dfa.plainTextRun(state) {
             // Plain-text tokens are settled by their length; only the others are walked.
             index.setPlainTextTokens(upTo: length, in: &mask)
             plainLength = Int32(length)
             count = fill(&mask, trie: index.otherTokensTrie, complement: false)
+        } else if let refused = automaton.dfa.plainTextRefusals(state) {
+            // Plain text goes on but for a few characters: the plain-text tokens that hold none of
+            // them are allowed; only the others are walked.
+            index.setPlainTextTokens(upTo: index.longestPlainText, in: &mask)
+            for byte in refused { mask.subtract(index.tokens(holding: byte)) }
+            plainLength = MaskCache.noPlainText
+            count = fill(&mask, trie: index.otherTokensTrie, complement: false)
+            keptWhole = true
         } else {
             plainLength = MaskCache.noPlainText
             if allowsMost(of: index.trie) {
@@ -243,7 +253,7 @@ public final class GrammarMatcher {
             if count < MaskCache.listLimit { walkIDs[count] = endOfText }
             count += 1
         }
-        let list = count <= MaskCache.listLimit ? UnsafeBufferPointer(start: walkIDs, count: count) : nil
+        let list = !keptWhole && count <= MaskCache.listLimit ? UnsafeBufferPointer(start: walkIDs, count: count) : nil
         automaton.masks.store(state, plainLength: plainLength, list: list, mask: mask)
     }
 

@@ -79,6 +79,15 @@ public struct TokenBitset: Sendable, Equatable {
         }
     }
 
+    /// Removes the ids of `other`.
+    mutating func subtract(_ other: TokenBitset) {
+        words.withUnsafeMutableBufferPointer { target in
+            other.words.withUnsafeBufferPointer { source in
+                for index in 0..<min(target.count, source.count) { target[index] &= ~source[index] }
+            }
+        }
+    }
+
     /// Adds the ids of `other`.
     public mutating func formUnion(_ other: TokenBitset) {
         words.withUnsafeMutableBufferPointer { target in

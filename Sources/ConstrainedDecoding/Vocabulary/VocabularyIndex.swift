@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// The tables a vocabulary's masks are computed from: token tries and the plain-text tokens by
 /// length. A class, so that a matcher reads them without copying a vocabulary's many arrays.
 final class VocabularyIndex: Sendable {
@@ -11,8 +14,13 @@ final class VocabularyIndex: Sendable {
     /// The tokens with a quote or a backslash: those that may end a JSON string, or spell a
     /// character with an escape.
     let quoteOrEscapeTokens: [Int32]
+    /// How many token ids there are.
+    private let tokenCount: Int
+    /// Per byte asked for: the tokens that hold it (``tokens(holding:)``).
+    private let tokensByByte = Mutex<[UInt8: TokenBitset]>([:])
 
     init(tokens: [[UInt8]], excluded: Set<Int32>) {
+        tokenCount = tokens.count
         trie = TokenTrie(tokens: tokens) { !excluded.contains(Int32($0)) }
         quoteOrEscapeTokens = tokens.indices.compactMap { id in
             excluded.contains(Int32(id)) || !tokens[id].contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) ? nil : Int32(id)
@@ -44,6 +52,35 @@ final class VocabularyIndex: Sendable {
         }
         let longest = plainTextTokensOfLengthAtLeast.count - 1
         mask.assign(plainTextTokensOfLengthAtLeast[min(length, 1)], subtracting: plainTextTokensOfLengthAtLeast[min(length + 1, longest)])
+    }
+
+    /// The tokens of ``trie`` that hold `byte`, found on the first request for it and kept: for
+    /// states that read any plain text but a few characters (``LazyDFA/plainTextRefusals(_:)``).
+    /// One pass over the trie's nodes (`memchr` finds the next that reads `byte`) takes the
+    /// subtree of each node that reads `byte` whole.
+    func tokens(holding byte: UInt8) -> TokenBitset {
+        tokensByByte.withLock { found in
+            if let tokens = found[byte] { return tokens }
+            var holding = TokenBitset(capacity: tokenCount)
+            trie.withTables { trie in
+                guard let bytes = trie.bytes.baseAddress else { return }
+                holding.withWords { words in
+                    var node = 0
+                    while node < trie.bytes.count {
+                        guard let match = memchr(bytes + node, Int32(byte), trie.bytes.count - node) else { break }
+                        node = bytes.distance(to: match.assumingMemoryBound(to: UInt8.self))
+                        let end = Int(trie.subtreeEnds[node])
+                        for position in Int(trie.tokenStarts[node])..<Int(trie.tokenStarts[end]) {
+                            let id = trie.tokenIDs[position]
+                            words[Int(id) >> 6] |= 1 << UInt64(id & 63)
+                        }
+                        node = end
+                    }
+                }
+            }
+            found[byte] = holding
+            return holding
+        }
     }
 
     /// The length in characters of the longest plain-text token: a chain of states that allows
