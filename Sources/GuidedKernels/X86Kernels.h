@@ -518,7 +518,7 @@ LOOP X86_TARGET void multiply_batch(
         }
         // The offsets block by block, for the offset terms of a full tile.
         if (X86_VNNI && rows == ROW_TILE && !guided_is_signed(type)) {
-            for (size_t i = 0; i < 2 * blocks; i++) {
+            for (size_t i = 0; i < terms; i++) {
                 for (size_t r = 0; r < ROW_TILE; r++) tileOffsets[i * ROW_TILE + r] = rowOffsets[r * 2 * blocks + i];
             }
         }
