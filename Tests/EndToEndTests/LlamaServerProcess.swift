@@ -1,11 +1,13 @@
 import Foundation
+import PartialJSON
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// llama.cpp's `llama-server` on the default GGUF, on a free port, as the README's test command
-/// builds it into the cache folder (`scripts/build-llama-server.sh`), or `GUIDED_LLAMA_SERVER`.
+/// llama.cpp's `llama-server` on a GGUF (the default model's unless told), on a free port, as the
+/// README's test command builds it into the cache folder (`scripts/build-llama-server.sh`), or
+/// `GUIDED_LLAMA_SERVER`.
 struct LlamaServerProcess {
     let process: Process
     /// The API root, `http://127.0.0.1:PORT/v1`.
@@ -13,11 +15,11 @@ struct LlamaServerProcess {
 
     /// Starts the server and waits until it answers; `nil` when the server or the model is not
     /// there (nothing to run).
-    static func start() async throws -> LlamaServerProcess? {
+    static func start(model: String? = nil) async throws -> LlamaServerProcess? {
         let environment = ProcessInfo.processInfo.environment
         let cache = environment["GUIDED_CACHE"] ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/guided"
         let server = environment["GUIDED_LLAMA_SERVER"] ?? cache + "/llama-server-0.3.36/llama-server"
-        let model = cache + "/SmolLM2-135M-Instruct.Q4_1.gguf"
+        let model = model ?? cache + "/SmolLM2-135M-Instruct.Q4_1.gguf"
         guard FileManager.default.isExecutableFile(atPath: server), FileManager.default.fileExists(atPath: model) else { return nil }
         let port = 18_000 + Int.random(in: 0..<2000)
         let process = Process()
@@ -44,5 +46,16 @@ struct LlamaServerProcess {
         for _ in 0..<20 where process.isRunning { usleep(50_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+    }
+
+    /// Posts `body` to the server's `/completion` and returns the JSON answer.
+    func completion(_ body: JSONValue) async throws -> JSONValue {
+        var request = URLRequest(url: base.deletingLastPathComponent().appendingPathComponent("completion"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body.jsonString.utf8)
+        request.timeoutInterval = 600
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try JSONValue(parsing: [UInt8](data))
     }
 }

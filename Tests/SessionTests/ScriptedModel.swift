@@ -20,10 +20,16 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
     let delay: TimeInterval
     let availability: SystemLanguageModel.Availability
     let failsToLoad: Bool
+    /// How far above the noise (which lies in [0, 1)) the scripted byte's logit is.
+    let margin: Float
     private let log = Mutex<(evaluated: Int, conversations: [String])>((0, []))
 
-    init(replies: [String] = [], contextSize: Int = 1024, delay: TimeInterval = 0, availability: SystemLanguageModel.Availability = .available, failsToLoad: Bool = false) {
+    init(
+        replies: [String] = [], contextSize: Int = 1024, delay: TimeInterval = 0, availability: SystemLanguageModel.Availability = .available,
+        failsToLoad: Bool = false, margin: Float = 20
+    ) {
         self.replies = replies
+        self.margin = margin
         self.contextSize = contextSize
         self.delay = delay
         self.availability = availability
@@ -95,9 +101,7 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
         }
         let reply = Array(replies[turn].utf8)
         if written.count < reply.count, reply.starts(with: written) {
-            // Far above the noise, so that the session's penalties on repeats (a flat 1.2 and
-            // up to about 8 for a repeated run of six tokens) do not throw the script off.
-            logits[Int(reply[written.count])] += 20
+            logits[Int(reply[written.count])] += margin
         } else {
             // Off the script: the model wants to stop, closing what is open.
             logits[Int(Self.end)] += 10

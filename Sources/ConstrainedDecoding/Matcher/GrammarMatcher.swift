@@ -68,6 +68,15 @@ public final class GrammarMatcher {
         return (0...255 as ClosedRange<UInt8>).contains { automaton.dfa.next(state, $0) >= 0 }
     }
 
+    /// Whether the text so far ends inside a string whose characters the grammar leaves free:
+    /// every plain-text character may come next, and each leads to a state of the same kind
+    /// (free or only counted, as with `maxLength`). Not inside an `enum`, `const`, `pattern` or
+    /// `format` value, a member name the schema lists, a number or the JSON structure.
+    public var isInFreeText: Bool {
+        guard !terminated, state >= 0 else { return false }
+        return (automaton.dfa.plainTextRun(state) ?? 0) > 0
+    }
+
     /// Whether the end-of-text token was accepted.
     public var isTerminated: Bool { terminated }
 

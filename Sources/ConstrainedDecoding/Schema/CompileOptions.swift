@@ -6,6 +6,11 @@ public struct CompileOptions: Sendable, Equatable {
         case compact
         /// Up to `maximum` whitespace characters wherever JSON allows whitespace between tokens.
         case flexible(maximum: Int)
+        /// What llama.cpp's JSON Schema grammars allow, so that a model chooses its own layout as
+        /// it does under llama.cpp: after an opening bracket, before a closing one, around a
+        /// colon and after a comma, nothing, one space, or one or two line breaks followed by up
+        /// to 20 spaces or tabs; none before a comma or around the document.
+        case llamaCpp
         /// One spelling per value, laid out as people and the pages models learn from write
         /// JSON: each member and element on its own line, indented by `indent` spaces per level
         /// (members nested deeper than 9 levels are indented as the ninth), a space after each

@@ -157,7 +157,7 @@ extension SchemaCompiler {
     private mutating func container(_ open: String, _ members: [Fragment], _ close: String) throws(SchemaError) -> Fragment {
         let filled = try builder.sequence([try whitespace(.opening)] + members + [try whitespace(.closing)])
         let inside = try builder.alternation([filled, try whitespace()])
-        return try builder.sequence([try whitespace(), try builder.literal(open.utf8), inside, try builder.literal(close.utf8), try whitespace()])
+        return try builder.sequence([try outerWhitespace(), try builder.literal(open.utf8), inside, try builder.literal(close.utf8), try outerWhitespace()])
     }
 
     /// Any JSON value, as the body of the "any value" definition (which calls itself to nest).

@@ -63,6 +63,8 @@ struct SchemaCompiler {
                 fragment = try characterFragment()
             } else if pending.pointer == Self.whitespacePointer, case .flexible(let maximum) = options.whitespace {
                 fragment = try whitespaceRun(maximum)
+            } else if pending.pointer == Self.whitespacePointer, options.whitespace == .llamaCpp {
+                fragment = try llamaCppWhitespace()
             } else if pending.pointer == Self.blockPointer {
                 let character = definition(Self.characterPointer, schema: .bool(true))
                 fragment = try builder.repeated(minimum: Self.characterBlock, maximum: Self.characterBlock) { (builder: inout NFABuilder) throws(SchemaError) in
@@ -152,10 +154,17 @@ struct SchemaCompiler {
             case .closing: return try builder.literal(Self.lineBreak(indent: indent, levels: depth).utf8)
             }
         }
+        if options.whitespace == .llamaCpp { return try builder.call(definition(Self.whitespacePointer, schema: .bool(true))) }
         guard case .flexible(let maximum) = options.whitespace, maximum > 0 else { return try builder.empty() }
         // Longer runs are one shared definition, called wherever whitespace may be.
         if maximum > 4 { return try builder.call(definition(Self.whitespacePointer, schema: .bool(true))) }
         return try whitespaceRun(maximum)
+    }
+
+    /// Whitespace before a value or a comma, and after a value: none in llama.cpp's layout, which
+    /// has whitespace only inside brackets and around colons and after commas.
+    mutating func outerWhitespace() throws(SchemaError) -> Fragment {
+        options.whitespace == .llamaCpp ? try builder.empty() : try whitespace()
     }
 
     /// Where in an array or object the indented layout breaks a line or adds a space.
@@ -192,6 +201,22 @@ struct SchemaCompiler {
         return try body(&self)
     }
 
+    /// The whitespace of ``CompileOptions/Whitespace/llamaCpp``: nothing, a space, or one or two
+    /// line breaks and up to 20 spaces or tabs.
+    mutating func llamaCppWhitespace() throws(SchemaError) -> Fragment {
+        let breaks = try builder.sequence([
+            try builder.literal("\n".utf8),
+            try builder.repeated(minimum: 0, maximum: 1) { (builder: inout NFABuilder) throws(SchemaError) in try builder.literal("\n".utf8) },
+            try builder.repeated(minimum: 0, maximum: 20) { (builder: inout NFABuilder) throws(SchemaError) in
+                let start = try builder.newState()
+                let end = try builder.newState()
+                for byte: UInt8 in [0x20, 0x09] { builder.transition(start, byte, byte, end) }
+                return Fragment(start: start, end: end)
+            },
+        ])
+        return try builder.alternation([try builder.empty(), try builder.literal(" ".utf8), breaks])
+    }
+
     /// Up to `maximum` whitespace characters.
     mutating func whitespaceRun(_ maximum: Int) throws(SchemaError) -> Fragment {
         try builder.repeated(minimum: 0, maximum: maximum) { (builder: inout NFABuilder) throws(SchemaError) in
@@ -202,9 +227,9 @@ struct SchemaCompiler {
         }
     }
 
-    /// A structural token with whitespace around it.
+    /// A structural token with whitespace around it (llama.cpp's layout has none before a comma).
     mutating func token(_ text: String) throws(SchemaError) -> Fragment {
-        let before = try whitespace(text == "}" || text == "]" ? .closing : nil)
+        let before = text == "," ? try outerWhitespace() : try whitespace(text == "}" || text == "]" ? .closing : nil)
         let literal = try builder.literal(text.utf8)
         let after = try whitespace(text == ":" ? .colon : text == "," ? .separator : text == "{" || text == "[" ? .opening : nil)
         return try builder.sequence([before, literal, after])

@@ -55,6 +55,17 @@ public struct TokenBitset: Sendable, Equatable {
         return result
     }
 
+    /// Calls `body` with each id in the set, in increasing order, without allocating.
+    public func forEachID(_ body: (Int32) -> Void) {
+        for (index, word) in words.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                body(Int32(index * 64 + bits.trailingZeroBitCount))
+                bits &= bits - 1
+            }
+        }
+    }
+
     /// Replaces the contents with `other`'s, without allocating.
     public mutating func assign(_ other: TokenBitset) {
         words.withUnsafeMutableBufferPointer { target in

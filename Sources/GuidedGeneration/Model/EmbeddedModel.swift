@@ -27,9 +27,10 @@ struct EmbeddedModel: LanguageModelBackend {
         let file = try GGUFFile(path: modelPath)
         let template = try templateName.map { name throws(ChatTemplate.UnknownTemplateError) in try ChatTemplate(named: name) }
             ?? ChatTemplate(file: file)
+        // The bundled default model, of 135M parameters, loops without the small-model preset.
         return try LoadedEmbeddedModel(
             model: LlamaModel(file: file, threadCount: threadCount), tokenizer: makeTokenizer(file: file), template: template,
-            sampling: RecommendedSampling(file: file))
+            sampling: RecommendedSampling(file: file), samplingPreset: path == nil ? .smallModel : nil)
     }
 }
 
@@ -40,11 +41,16 @@ final class LoadedEmbeddedModel: LoadedLanguageModel {
     let template: ChatTemplate
     let stopTokens: Set<Int32>
     let sampling: RecommendedSampling
+    let samplingPreset: SamplingPreset?
     /// One evaluation at a time: the model's worker threads serve one caller.
     let evaluation = NSLock()
 
-    init(model: LlamaModel, tokenizer: any Tokenizer, template: ChatTemplate, sampling: RecommendedSampling = RecommendedSampling()) {
+    init(
+        model: LlamaModel, tokenizer: any Tokenizer, template: ChatTemplate, sampling: RecommendedSampling = RecommendedSampling(),
+        samplingPreset: SamplingPreset? = nil
+    ) {
         self.model = model
+        self.samplingPreset = samplingPreset
         self.tokenizer = tokenizer
         self.template = template
         self.sampling = sampling

@@ -55,6 +55,9 @@ public protocol LoadedLanguageModel: AnyObject, Sendable {
     /// per line; `nil` for compact JSON. Small models answer better in the layout of the pages
     /// they learned from. Tool turns are compact either way.
     var jsonIndentation: Int? { get }
+    /// The sampling preset of requests that name none; `nil` for none (the model's distribution
+    /// as it is).
+    var samplingPreset: SamplingPreset? { get }
 }
 
 extension LoadedLanguageModel {
@@ -66,6 +69,8 @@ extension LoadedLanguageModel {
     public var recommendedMinimumRelativeProbability: Double? { nil }
     /// Compact JSON by default.
     public var jsonIndentation: Int? { nil }
+    /// No preset by default.
+    public var samplingPreset: SamplingPreset? { nil }
 }
 
 /// One sequence of tokens running through a model, with its cache.

@@ -9,11 +9,9 @@ final class ModelRuntime: Sendable {
     let vocabulary: Vocabulary
     /// The tokens a text response may hold: every ordinary token, and those that end the turn.
     let textTokens: TokenBitset
-    /// The penalty on tokens that would extend a repeat, over this vocabulary.
-    let sequencePenalty: SequenceRepetitionPenalty
-    /// The penalty on markup in JSON string values, over this vocabulary.
-    let markupPenalty: MarkupPenalty
     private let grammars = Mutex<[String: CompiledGrammar]>([:])
+    /// DRY's tables over this vocabulary, by setting (the last few).
+    private let dryPenalties = Mutex<[DRYSettings: DRYPenalty]>([:])
 
     init(model: any LoadedLanguageModel, contextSize: Int) {
         self.model = model
@@ -25,8 +23,6 @@ final class ModelRuntime: Sendable {
         for id in model.tokenBytes.indices where !model.specialTokens.contains(Int32(id)) { text.insert(Int32(id)) }
         for id in model.stopTokens { text.insert(id) }
         textTokens = text
-        sequencePenalty = SequenceRepetitionPenalty(tokens: model.tokenBytes)
-        markupPenalty = MarkupPenalty(tokens: model.tokenBytes)
     }
 
     /// The most compiled grammars kept.
@@ -34,17 +30,22 @@ final class ModelRuntime: Sendable {
 
     /// The grammar of a JSON Schema, compiled once; `lenient` drops the keywords that cannot be
     /// enforced while generating (the final value is then checked against the whole schema);
-    /// with `indentation`, the JSON is laid out a member or element per line.
-    func grammar(forJSONSchema schema: String, lenient: Bool = false, indentation: Int? = nil) throws(SchemaError) -> CompiledGrammar {
-        let key = (lenient ? "lenient:" : "") + (indentation.map { "indented \($0):" } ?? "") + schema
+    /// `layout` says where whitespace goes.
+    func grammar(forJSONSchema schema: String, lenient: Bool = false, layout: JSONLayout = .compact) throws(SchemaError) -> CompiledGrammar {
+        let key = (lenient ? "lenient:" : "") + "\(layout):" + schema
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
         let grammar: CompiledGrammar
+        let whitespace: CompileOptions.Whitespace =
+            switch layout {
+            case .compact: .compact
+            case .indented(let indent): .indented(indent)
+            case .free: .llamaCpp
+            }
         do {
-            let layout: CompileOptions.Whitespace = indentation.map { .indented($0) } ?? .compact
-            grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(whitespace: layout, isLenient: lenient))
+            grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(whitespace: whitespace, isLenient: lenient))
         } catch {
-            // The layout's line breaks take states; a schema near the budget is written compact.
-            guard case .tooLarge = error, indentation != nil else { throw error }
+            // The layout's whitespace takes states; a schema near the budget is written compact.
+            guard case .tooLarge = error, layout != .compact else { throw error }
             grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(isLenient: lenient))
         }
         grammars.withLock { grammars in
@@ -61,27 +62,15 @@ final class ModelRuntime: Sendable {
         model.tokenize(try model.conversationText(messages), parsingSpecialTokens: true)
     }
 
-    /// The prior towards the subject words of `request`, over this vocabulary: each word's first
-    /// token in lowercase and capitalized, after a space and bare (a first token that is only a
-    /// space or holds less than two bytes of the word is left out).
-    func requestWordPrior(for request: String) -> RequestWordPrior {
-        let words = RequestWordPrior.subjectWords(of: request).map { word in
-            let capitalized = word.prefix(1).uppercased() + word.dropFirst()
-            func firstTokens(_ prefix: String) -> [Int32] {
-                let tokens = [word, capitalized].compactMap { model.tokenize(prefix + $0, parsingSpecialTokens: false).first }
-                return Set(tokens).filter { token in
-                    let bytes = model.tokenBytes[Int(token)]
-                    // A tokenizer that adds a space before a text gives no bare spelling.
-                    return bytes.count - prefix.utf8.count >= 2 && (bytes.first == UInt8(ascii: " ")) == !prefix.isEmpty
-                }.sorted()
-            }
-            return RequestWordPrior.Word(text: Array(word.utf8), spaced: firstTokens(" "), bare: firstTokens(""))
+    /// DRY's penalty for `settings` over this vocabulary; its tables are kept for the last few
+    /// settings, so that requests do not read the vocabulary again.
+    func dryPenalty(_ settings: DRYSettings) -> DRYPenalty {
+        if let penalty = dryPenalties.withLock({ $0[settings] }) { return penalty }
+        let penalty = DRYPenalty(settings: settings, tokens: model.tokenBytes)
+        dryPenalties.withLock { penalties in
+            if penalties.count >= 8 { penalties.removeAll() }
+            penalties[settings] = penalty
         }
-        return RequestWordPrior(words: words, amount: Self.requestWordAmount)
+        return penalty
     }
-
-    /// How much the request's words are raised. On the answer-quality benchmark (SmolLM2-135M),
-    /// answers passing every check went from 43 to 44 of 45 greedy and from 117 to 127 of 135
-    /// seeded with 2; greedy gave 43 with 1.
-    static let requestWordAmount: Float = 2
 }

@@ -39,7 +39,8 @@ extension SystemLanguageModel: LanguageModel {
             let hasTools = !request.enabledToolDefinitions.isEmpty
             let grammar = try LanguageModelSession.grammar(
                 answer: request.schema, tools: hasTools ? request.enabledToolDefinitions : nil,
-                requiresCall: request.generationOptions.toolCallingMode?.kind == .required, runtime: runtime)
+                requiresCall: request.generationOptions.toolCallingMode?.kind == .required, layout: request.generationOptions.jsonLayout,
+                runtime: runtime)
             var entries = request.transcript.entries
             if hasTools, !entries.contains(where: { if case .instructions = $0 { true } else { false } }) {
                 entries.insert(.instructions(Transcript.Instructions(segments: [], toolDefinitions: request.enabledToolDefinitions)), at: 0)
@@ -49,8 +50,7 @@ extension SystemLanguageModel: LanguageModel {
             let (deltas, continuation) = AsyncStream<String>.makeStream()
             var generator = ResponseGenerator(
                 runtime: runtime, cache: cache, prompt: try runtime.tokens(ofConversation: messages), grammar: grammar, isToolTurn: hasTools,
-                answerIsText: request.schema == nil, options: request.generationOptions,
-                request: ConversationRenderer.lastPrompt(of: request.transcript)?.segments.text, cancellation: cancellation)
+                answerIsText: request.schema == nil, options: request.generationOptions, cancellation: cancellation)
             let settled = SettledText(continuation)
             generator.onSettledText = { settled.advance(to: $0) }
             let running = generator

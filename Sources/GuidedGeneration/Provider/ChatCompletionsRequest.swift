@@ -31,6 +31,7 @@ enum ChatCompletionsRequest {
         if options.samplingMode?.kind != .greedy, let temperature = options.temperature, let value = JSONNumber(temperature) {
             members.members.append(.init(key: "temperature", value: .number(value)))
         }
+        if let settings = options.samplingSettings { members.members += samplingMembers(settings) }
         if let maximum = options.maximumResponseTokens {
             members.members.append(.init(key: "max_tokens", value: .number(JSONNumber(max(1, maximum)))))
         }
@@ -57,6 +58,37 @@ enum ChatCompletionsRequest {
             members.members.append(.init(key: "tool_choice", value: .string(choice)))
         }
         return .object(members)
+    }
+
+    /// The stages of the sampling chain as the protocol's fields: OpenAI's `frequency_penalty`,
+    /// `presence_penalty` and `logit_bias`, and the `top_k`, `top_p`, `min_p`, `repeat_penalty`,
+    /// `repeat_last_n` and `dry_*` extensions that llama-server (and some others) read.
+    private static func samplingMembers(_ settings: SamplingSettings) -> [JSONObject.Member] {
+        var members: [JSONObject.Member] = []
+        func add(_ key: String, _ value: Double?) {
+            if let value, let number = JSONNumber(value) { members.append(.init(key: key, value: .number(number))) }
+        }
+        add("top_k", settings.topK.map(Double.init))
+        add("top_p", settings.topP)
+        add("min_p", settings.minP)
+        add("repeat_penalty", settings.repetitionPenalty.map(Double.init))
+        add("repeat_last_n", settings.penaltyWindow.map(Double.init))
+        add("frequency_penalty", settings.frequencyPenalty.map(Double.init))
+        add("presence_penalty", settings.presencePenalty.map(Double.init))
+        if let dry = settings.dry {
+            add("dry_multiplier", Double(dry.multiplier))
+            add("dry_base", Double(dry.base))
+            add("dry_allowed_length", Double(dry.allowedLength))
+            add("dry_penalty_last_n", Double(dry.window ?? -1))
+            members.append(.init(key: "dry_sequence_breakers", value: .array(dry.sequenceBreakers.map { .string($0) })))
+        }
+        if let bias = settings.logitBias, !bias.isEmpty {
+            let entries = bias.sorted { $0.key < $1.key }.compactMap { token, amount in
+                JSONNumber(Double(amount)).map { JSONObject.Member(key: String(token), value: .number($0)) }
+            }
+            members.append(.init(key: "logit_bias", value: .object(JSONObject(entries))))
+        }
+        return members
     }
 
     /// A name for `response_format`: the schema's title, made of the characters the protocol

@@ -47,10 +47,11 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
         public static let disallowed = ToolCallingMode(kind: .disallowed)
     }
 
-    /// How tokens are chosen; `nil` for the default (nucleus sampling at 0.9 with a fresh seed).
-    /// The same setting as ``samplingMode``, by its earlier name.
+    /// How tokens are chosen; `nil` for the default (nucleus sampling at 0.9, or the model's
+    /// recommendation, with a fresh seed). The same setting as ``samplingMode``, by its earlier name.
     public var sampling: SamplingMode?
-    /// How tokens are chosen; `nil` for the default (nucleus sampling at 0.9 with a fresh seed).
+    /// How tokens are chosen; `nil` for the default (nucleus sampling at 0.9, or the model's
+    /// recommendation, with a fresh seed).
     public var samplingMode: SamplingMode? {
         get { sampling }
         set { sampling = newValue }
@@ -65,6 +66,22 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     /// fails with ``LanguageModelSession/GenerationError/decodingFailure(_:)``; a text response
     /// stops there.
     public var maximumResponseTokens: Int?
+
+    // Beyond Apple's fields: the engine's own.
+
+    /// The stages of the sampling chain beyond the sampling mode and the temperature (penalties,
+    /// DRY, min-p, logit bias), each off while unset; `nil` for none.
+    public var samplingSettings: SamplingSettings?
+    /// A named set of sampling settings that fills in what ``samplingSettings`` leaves unset,
+    /// where the grammar leaves the characters free; `nil` for the model's default (none, but
+    /// ``SamplingPreset/smallModel`` on the bundled default model).
+    public var samplingPreset: SamplingPreset?
+    /// How structured answers are laid out; `nil` for the model's layout.
+    public var jsonLayout: JSONLayout?
+    /// Whether text the grammar leaves no choice about is written without asking the model
+    /// (tokenized canonically); `nil` for yes. With `false` the model writes every token, as
+    /// llama.cpp does, choosing among the tokens that spell the forced text.
+    public var fastForwardsForcedText: Bool?
 
     /// Creates options; `nil` leaves a setting at its default.
     public init(

@@ -54,8 +54,7 @@ extension LanguageModelSession {
             let generator = ResponseGenerator(
                 runtime: runtime, cache: cache, prompt: try runtime.tokens(ofConversation: messages),
                 grammar: allowsCalls ? grammar : try self.grammar(for: request, allowsCalls: false, runtime: runtime), isToolTurn: !tools.isEmpty,
-                answerIsText: request.schema == nil, options: request.options, request: request.prompt.transcriptSegments.text,
-                cancellation: cancellation)
+                answerIsText: request.schema == nil, options: request.options, cancellation: cancellation)
             let output = try await onDetachedThread { try generator.run(onSnapshot: onSnapshot) }
             total.add(output.statistics)
             guard output.isToolCalls else {
@@ -119,14 +118,18 @@ extension LanguageModelSession {
     /// The grammar of the model's turns for a request: the schema's, or with tools, that of a
     /// turn that holds the answer or (when `allowsCalls`) tool calls; `nil` for free text.
     private func grammar(for request: Request, allowsCalls: Bool, runtime: ModelRuntime) throws -> CompiledGrammar? {
-        try Self.grammar(answer: request.schema, tools: tools.isEmpty ? nil : allowsCalls ? tools.definitions : [], runtime: runtime)
+        try Self.grammar(
+            answer: request.schema, tools: tools.isEmpty ? nil : allowsCalls ? tools.definitions : [], layout: request.options.jsonLayout,
+            runtime: runtime)
     }
 
     /// The grammar of a turn: that of `answer`, or with `tools` (even none), that of a turn that
     /// holds the answer or calls of those tools (only calls, with `requiresCall`); `nil` for free
-    /// text.
+    /// text. The answer is laid out by `layout`, else as the model prefers; tool turns are
+    /// compact unless `layout` says otherwise.
     static func grammar(
-        answer: GenerationSchema?, tools: [Transcript.ToolDefinition]?, requiresCall: Bool = false, runtime: ModelRuntime
+        answer: GenerationSchema?, tools: [Transcript.ToolDefinition]?, requiresCall: Bool = false, layout: JSONLayout? = nil,
+        runtime: ModelRuntime
     ) throws -> CompiledGrammar? {
         let schema: JSONValue
         do {
@@ -140,8 +143,8 @@ extension LanguageModelSession {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be written as JSON Schema: \(error)"))
         }
         do {
-            return try runtime.grammar(
-                forJSONSchema: schema.jsonString, lenient: answer?.isLenient ?? false, indentation: tools == nil ? runtime.model.jsonIndentation : nil)
+            let layout = layout ?? (tools == nil ? runtime.model.jsonIndentation.map(JSONLayout.indented) : nil) ?? .compact
+            return try runtime.grammar(forJSONSchema: schema.jsonString, lenient: answer?.isLenient ?? false, layout: layout)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
         }

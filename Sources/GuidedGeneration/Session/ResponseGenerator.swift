@@ -20,8 +20,6 @@ struct ResponseGenerator {
     /// rather than failing it.
     let answerIsText: Bool
     let options: GenerationOptions
-    /// The request the turn answers, whose subject words the answer's strings lean towards.
-    let request: String?
     let cancellation: CancellationFlag
     /// Called after each token with the bytes of the response that no later step can take back
     /// (a text answer or a value; never in a tool turn), for those who stream the raw text.
@@ -77,36 +75,37 @@ struct ResponseGenerator {
         return tokens.isEmpty ? nil : tokens
     }
 
-    /// How much less likely a token written lately becomes (its logit divided by this when
-    /// positive, multiplied when negative).
-    static let repetitionPenalty: Float = 1.2
-    /// How many of the last response tokens count as written lately.
-    static let repetitionWindow = 64
-
-    /// In random sampling, the share of the best allowed token's probability below which a token
-    /// is left out (min-p, as llama.cpp's default sampler chain applies it beside top-p), unless
-    /// the model recommends its own. On the answer-quality benchmark, seeded answers passing every
-    /// check went from 71% to 82% with 0.1 (82% with 0.2): the tail of a small model's
-    /// distribution is where junk words come from.
-    static let minimumRelativeProbability = 0.1
-    /// The temperature when neither the request nor the model says.
+    /// The temperature of random sampling when neither the request nor the model says.
     static let temperature = 0.7
     /// The nucleus share when neither the request nor the model says.
     static let probabilityThreshold = 0.9
 
-    fileprivate func makeSampler() -> Sampler {
+    /// The sampling chain of the request: its sampling mode and temperature, with the stages its
+    /// options set, and its preset's (else the model's) in free text. A mode the request leaves to the engine takes
+    /// the model's recommendations (a GGUF file's `general.sampling.*`), else nucleus sampling at
+    /// 0.9 and temperature 0.7.
+    fileprivate func makeChain() -> SamplingChain {
         let model = runtime.model
         let temperature = options.temperature ?? model.recommendedTemperature ?? Self.temperature
-        let minimum = model.recommendedMinimumRelativeProbability ?? Self.minimumRelativeProbability
-        func random(_ mode: Sampler.Mode, seed: UInt64?) -> Sampler {
-            Sampler(mode: mode, temperature: temperature, minimumRelativeProbability: minimum, seed: seed ?? .random(in: .min ... .max))
-        }
+        var mode = SamplingSettings(temperature: temperature)
+        var seed: UInt64?
         switch options.sampling?.kind {
-        case .greedy: return Sampler(mode: .greedy)
-        case .randomTopK(let k, let seed): return random(.topK(k), seed: seed)
-        case .randomProbabilityThreshold(let p, let seed): return random(.topP(p), seed: seed)
-        case nil: return random(.topP(model.recommendedProbabilityThreshold ?? Self.probabilityThreshold), seed: nil)
+        case .greedy:
+            mode.temperature = 0
+        case .randomTopK(let k, let chosen):
+            mode.topK = k
+            seed = chosen
+        case .randomProbabilityThreshold(let p, let chosen):
+            mode.topP = p
+            seed = chosen
+        case nil:
+            mode.topP = model.recommendedProbabilityThreshold ?? Self.probabilityThreshold
+            mode.minP = model.recommendedMinimumRelativeProbability
         }
+        return SamplingChain(
+            settings: (options.samplingSettings ?? SamplingSettings()).filled(from: mode),
+            freeTextSettings: (options.samplingPreset ?? model.samplingPreset)?.settings,
+            seed: seed ?? .random(in: .min ... .max), penalties: runtime.dryPenalty)
     }
 }
 
@@ -117,14 +116,10 @@ private final class Turn {
     private let budget: Int?
     private var logits: UnsafeBufferPointer<Float>
     private var statistics: GenerationStatistics
-    private var sampler: Sampler
+    private var chain: SamplingChain
     private var text: TextAccumulator
     private var last: GeneratedContent?
     private var mask: TokenBitset
-    /// The length of the text after each response token.
-    private var tokenEnds: [Int] = []
-    private var watch: RepetitionWatch
-    private var requestWords: RequestWordPrior
     private let started: Date
     private let onSnapshot: (GeneratedContent) -> Void
 
@@ -139,11 +134,9 @@ private final class Turn {
         self.statistics = statistics
         self.started = started
         self.onSnapshot = onSnapshot
-        sampler = generator.makeSampler()
+        chain = generator.makeChain()
         text = TextAccumulator(json: generator.grammar != nil)
-        watch = RepetitionWatch(json: generator.grammar != nil)
         mask = TokenBitset(capacity: generator.runtime.vocabulary.count)
-        requestWords = generator.runtime.requestWordPrior(for: generator.request ?? "")
     }
 
     func run() throws -> ResponseGenerator.Output {
@@ -190,7 +183,8 @@ private final class Turn {
     }
 
     /// Writes text until the model ends its turn, the budget is spent or the context is full (the
-    /// last two cut the text short, as the statistics say).
+    /// last two cut the text short, as the statistics say). A preset does not act on text
+    /// answers: it is for JSON values, and a story written under it runs on past its end.
     private func writeText() throws {
         let allowed = runtime.textTokens
         while true {
@@ -198,22 +192,19 @@ private final class Turn {
                 statistics.isTruncated = true
                 return
             }
-            penalizeRepetition()
-            guard let token = sampler.choose(logits: logits, allowed: allowed) else { return }
+            guard let token = chain.choose(
+                logits: logits, history: generator.cache.tokens[...], responseLength: statistics.responseTokens, allowed: allowed,
+                inFreeText: false) else { return }
             if runtime.model.stopTokens.contains(token) { return }
-            if case .loop(let keep)? = try write([token]) {
-                // The text ends before the loop.
-                try cut(keepingBytes: trimmedEnd(keep))
-                try report()
-                return
-            }
+            try write([token])
         }
     }
 
     /// Writes the document of a grammar until it is complete.
     private func writeConstrained(_ matcher: GrammarMatcher) throws {
+        let fastForwards = generator.options.fastForwardsForcedText ?? true
         while matcher.canContinue {
-            if var forced = generator.forcedTokens(matcher) {
+            if fastForwards, var forced = generator.forcedTokens(matcher) {
                 // Within the budget: what goes beyond it is read back out of the matcher.
                 let excess = forced.count - ((budget ?? .max) - statistics.responseTokens)
                 if excess > 0 {
@@ -221,66 +212,20 @@ private final class Turn {
                     forced.removeLast(excess)
                 }
                 statistics.forcedTokens += forced.count
-                if !forced.isEmpty, let finding = try write(forced) { try end(finding, matcher: matcher) }
+                if !forced.isEmpty { try write(forced) }
                 if excess > 0 { throw Stop.budget }
                 continue
             }
             if let budget, statistics.responseTokens >= budget { throw Stop.budget }
-            penalizeRepetition()
-            guard let token = sampler.sample(logits: logits, matcher: matcher, mask: &mask) else { throw Stop.noToken }
+            guard let token = chain.sample(
+                logits: logits, history: generator.cache.tokens[...], responseLength: statistics.responseTokens, matcher: matcher, mask: &mask
+            ) else {
+                throw Stop.noToken
+            }
             if token == runtime.vocabulary.endOfText { break }
             matcher.advance(token: token)
-            if let finding = try write([token]) { try end(finding, matcher: matcher) }
+            try write([token])
         }
-    }
-
-    /// Ends a loop that the grammar allows to end where it began: the text goes back to the
-    /// comma before a repeated element, and the array closes; or back to where a run of words
-    /// came back, and the string closes. Otherwise the text stays as it is.
-    private func end(_ finding: RepetitionWatch.Finding, matcher: GrammarMatcher) throws {
-        let (keep, ending) =
-            switch finding {
-            case .repeatedElement(let keep): (keep, "]")
-            case .loop(let keep): (trimmedEnd(keep), "\"")
-            }
-        // The tokens wholly kept; the bytes after the last of them are written again, with the ending.
-        var kept = tokenEnds.firstIndex { $0 > keep } ?? tokenEnds.count
-        while kept > 0, String(validating: text.bytes[tokenEnds[kept - 1]..<keep], as: UTF8.self) == nil { kept -= 1 }
-        let start = kept > 0 ? tokenEnds[kept - 1] : 0
-        let removed = tokenEnds.count - kept
-        let tokens = runtime.model.tokenize(String(decoding: text.bytes[start..<keep], as: UTF8.self) + ending, parsingSpecialTokens: false)
-        matcher.rollback(removed)
-        var accepted = 0
-        while accepted < tokens.count, matcher.advance(token: tokens[accepted]) { accepted += 1 }
-        guard accepted == tokens.count else {
-            matcher.rollback(accepted)
-            for token in generator.cache.tokens.suffix(removed) { matcher.advance(token: token) }
-            try report()
-            return
-        }
-        try cut(keepingBytes: start)
-        try write(tokens)
-    }
-
-    /// Drops the response after its first `count` bytes; the tokens wholly within them stay in
-    /// the context.
-    private func cut(keepingBytes count: Int) throws {
-        let removed = tokenEnds.count - (tokenEnds.firstIndex { $0 > count } ?? tokenEnds.count)
-        generator.cache.truncate(to: generator.cache.tokens.count - removed)
-        tokenEnds.removeLast(removed)
-        statistics.responseTokens -= removed
-        try text.truncate(to: count)
-        watch = RepetitionWatch(json: generator.grammar != nil)
-        _ = watch.read(text.bytes)
-        // A word written only in what was dropped is unwritten again.
-        requestWords = runtime.requestWordPrior(for: generator.request ?? "")
-    }
-
-    /// Where the text before `offset` ends without the spaces and separators before it.
-    private func trimmedEnd(_ offset: Int) -> Int {
-        var end = offset
-        while end > 0, " \t\n,;:-".utf8.contains(text.bytes[end - 1]) { end -= 1 }
-        return end
     }
 
     /// Evaluates response tokens, within the budget and the context.
@@ -292,23 +237,16 @@ private final class Turn {
         statistics.responseTokens += tokens.count
     }
 
-    /// Evaluates response tokens and adds them to the text; returns the loop they close, if any.
-    @discardableResult
-    private func write(_ tokens: [Int32]) throws -> RepetitionWatch.Finding? {
+    /// Evaluates response tokens, adds them to the text and reports the answer.
+    private func write(_ tokens: [Int32]) throws {
         try evaluate(tokens)
-        for token in tokens {
-            try text.append(runtime.model.tokenBytes[Int(token)])
-            tokenEnds.append(text.bytes.count)
-        }
-        let finding = watch.read(text.bytes)
-        // A loop is reported once it is ended (or kept, where the grammar cannot end it there).
-        if finding == nil { try report() }
-        return finding
+        for token in tokens { try text.append(runtime.model.tokenBytes[Int(token)]) }
+        try report()
     }
 
     /// Reports the answer when a token changed it.
     private func report() throws {
-        if let onSettledText = generator.onSettledText, !generator.isToolTurn { onSettledText(text.bytes[..<watch.settledCount]) }
+        if let onSettledText = generator.onSettledText, !generator.isToolTurn { onSettledText(text.bytes[...]) }
         guard var content = try text.snapshot() else { return }
         if generator.isToolTurn {
             guard let answer = ToolTurnFormat.parts(of: content).answer else { return }
@@ -318,45 +256,6 @@ private final class Turn {
         last = content
         if statistics.firstSnapshotSeconds == nil { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
         onSnapshot(content)
-    }
-
-    /// Makes the tokens written lately less likely, as llama.cpp's repetition penalty does: small
-    /// models otherwise fall into loops (the same array element again and again).
-    private func penalizeRepetition() {
-        let penalty = ResponseGenerator.repetitionPenalty
-        let mutable = UnsafeMutableBufferPointer(mutating: logits)
-        let response = generator.cache.tokens.suffix(statistics.responseTokens)
-        if penalty != 1 {
-            for token in Set(response.suffix(ResponseGenerator.repetitionWindow)) {
-                let logit = mutable[Int(token)]
-                mutable[Int(token)] = logit > 0 ? logit / penalty : logit * penalty
-            }
-        }
-        runtime.sequencePenalty.apply(to: mutable, history: response)
-        if generator.grammar != nil, let last = text.bytes.last {
-            if watch.isInStringValue {
-                runtime.markupPenalty.applyInString(to: mutable, after: last, wordLength: wordLength())
-                requestWords.apply(to: mutable, text: text.bytes)
-            } else if last == UInt8(ascii: "[") {
-                // Arrays of the value fill; a recursive type's arrays nest once, not without end.
-                if watch.arrayDepth == 1 {
-                    runtime.markupPenalty.applyAtArrayStart(to: mutable)
-                } else if watch.isInNestedArrayOfSameName {
-                    runtime.markupPenalty.applyToNestedArrayStart(to: mutable)
-                }
-            }
-        }
-    }
-
-    /// How many bytes the text ends with since its last space or quote (at most one more than a
-    /// word may have).
-    private func wordLength() -> Int {
-        var length = 0
-        for byte in text.bytes.reversed() {
-            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\"") || length > MarkupPenalty.longestWord + 8 { break }
-            length += 1
-        }
-        return length
     }
 
     /// Why the loop stopped before the turn was complete.

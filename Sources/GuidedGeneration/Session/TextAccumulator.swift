@@ -29,14 +29,6 @@ struct TextAccumulator {
         }
     }
 
-    /// Drops the text after its first `count` bytes (the identities of what is kept stay).
-    mutating func truncate(to count: Int) throws {
-        let kept = Array(bytes.prefix(count))
-        bytes = []
-        if parser != nil { parser = PartialJSONParser() }
-        try append(kept)
-    }
-
     /// The content so far, or `nil` while there is none to show.
     mutating func snapshot() throws -> GeneratedContent? {
         guard let parser else { return GeneratedContent(kind: .string(string), isComplete: false) }

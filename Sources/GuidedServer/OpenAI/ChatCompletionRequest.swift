@@ -139,7 +139,8 @@ struct ChatCompletionRequest {
     }
 
     /// The sampling settings: temperature 0 is greedy; `top_k` or `top_p` (with `seed`) pick
-    /// random sampling; `seed` alone, nucleus sampling at 0.9 with that seed.
+    /// random sampling; `seed` alone, nucleus sampling at 0.9 with that seed; the stages of the
+    /// sampling chain as ``samplingSettings(_:)`` reads them.
     private static func options(_ object: JSONObject, toolMode: GenerationOptions.ToolCallingMode.Kind) throws(Invalid) -> GenerationOptions {
         let temperature = try number(object["temperature"], "temperature", in: 0...2)
         let topP = try number(object["top_p"], "top_p", in: 0...1)
@@ -166,8 +167,56 @@ struct ChatCompletionRequest {
             case .required: .required
             case .disallowed: .disallowed
             }
-        return GenerationOptions(
+        var options = GenerationOptions(
             samplingMode: sampling, temperature: temperature == 0 ? nil : temperature, maximumResponseTokens: maximum, toolCallingMode: mode)
+        var settings = try samplingSettings(object)
+        // Both truncations, as llama-server takes them: top-k picked the mode, top-p is a stage.
+        if case .randomTopK? = sampling?.kind, let topP { settings.topP = topP }
+        options.samplingSettings = settings == SamplingSettings() ? nil : settings
+        return options
+    }
+
+    /// The stages of the sampling chain the request sets: OpenAI's `frequency_penalty`,
+    /// `presence_penalty` and `logit_bias` (token ids as keys), and llama-server's `min_p`,
+    /// `repeat_penalty`, `repeat_last_n` and `dry_*` fields.
+    private static func samplingSettings(_ object: JSONObject) throws(Invalid) -> SamplingSettings {
+        func float(_ name: String, in range: ClosedRange<Double>) throws(Invalid) -> Float? {
+            try number(object[name], name, in: range).map { Float($0) }
+        }
+        var settings = SamplingSettings(
+            minP: try number(object["min_p"], "min_p", in: 0...1), repetitionPenalty: try float("repeat_penalty", in: 0...10),
+            frequencyPenalty: try float("frequency_penalty", in: -2...2), presencePenalty: try float("presence_penalty", in: -2...2),
+            penaltyWindow: try integer(object["repeat_last_n"], "repeat_last_n", in: -1...Int(Int32.max)).map { $0 < 0 ? Int(Int32.max) : $0 })
+        if let multiplier = try float("dry_multiplier", in: 0...100), multiplier != 0 {
+            var dry = DRYSettings(multiplier: multiplier)
+            if let base = try float("dry_base", in: 1...100) { dry.base = base }
+            if let length = try integer(object["dry_allowed_length"], "dry_allowed_length", in: 1...Int(Int32.max)) { dry.allowedLength = length }
+            if let window = try integer(object["dry_penalty_last_n"], "dry_penalty_last_n", in: -1...Int(Int32.max)) {
+                dry.window = window < 0 ? nil : window
+            }
+            if let value = object["dry_sequence_breakers"], !value.isNull {
+                guard let list = value.arrayValue, case let breakers = list.compactMap(\.stringValue), breakers.count == list.count else {
+                    throw Invalid(message: "'dry_sequence_breakers' must be an array of strings.", parameter: "dry_sequence_breakers")
+                }
+                dry.sequenceBreakers = breakers
+            }
+            settings.dry = dry
+        }
+        if let value = object["logit_bias"], !value.isNull {
+            guard let members = value.objectValue else {
+                throw Invalid(message: "'logit_bias' must be an object of token ids and biases.", parameter: "logit_bias")
+            }
+            var bias: [Int32: Float] = [:]
+            for member in members {
+                let key = member.key
+                guard let token = Int32(key), token >= 0 else {
+                    throw Invalid(message: "The keys of 'logit_bias' must be token ids, not '\(key)'.", parameter: "logit_bias")
+                }
+                bias[token] = Float(try number(member.value, "logit_bias.\(key)", in: -100...100) ?? 0)
+            }
+            settings.logitBias = bias.isEmpty ? nil : bias
+        }
+        return settings
     }
 
     /// The messages as a transcript; the last user message carries the response format, so

@@ -1,0 +1,12 @@
+/// How a structured answer's JSON is laid out. The layout is part of the grammar: the model
+/// writes the values, and the whitespace only where the layout leaves it a choice.
+public enum JSONLayout: Sendable, Equatable, Codable {
+    /// No whitespace.
+    case compact
+    /// A member or element per line, indented by this many spaces per level.
+    case indented(Int)
+    /// The model's choice, as llama.cpp's JSON Schema grammars allow it: inside brackets, around
+    /// colons and after commas, nothing, a space, or one or two line breaks followed by up to 20
+    /// spaces or tabs.
+    case free
+}

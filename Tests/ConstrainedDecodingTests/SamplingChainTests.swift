@@ -1,0 +1,134 @@
+@testable import ConstrainedDecoding
+import Foundation
+import Testing
+
+/// Each stage of the sampling chain, on ordinary inputs, and the chain's order: nothing acts
+/// unless set, and a preset acts only in free text.
+@Suite struct SamplingChainTests {
+    static func adjusted(_ logits: [Float], _ body: (UnsafeMutableBufferPointer<Float>) -> Void) -> [Float] {
+        var copy = logits
+        copy.withUnsafeMutableBufferPointer { body($0) }
+        return copy
+    }
+
+    @Test func theRepetitionPenaltyDividesPositiveAndMultipliesNegativeLogits() {
+        let result = Self.adjusted([2, -2, 2, 1]) { RepetitionPenalty(2).apply(to: $0, window: [0, 1, 1, 9]) }
+        #expect(result == [1, -4, 2, 1], "tokens 0 and 1 are in the window, however often; 9 is outside the vocabulary")
+        #expect(Self.adjusted([2, -2]) { RepetitionPenalty(1).apply(to: $0, window: [0, 1]) } == [2, -2])
+    }
+
+    @Test func frequencyAndPresencePenaltiesCountAsOpenAIs() {
+        let result = Self.adjusted([0, 0, 0]) { FrequencyPresencePenalty(frequency: 0.5, presence: 1).apply(to: $0, window: [0, 0, 0, 1]) }
+        #expect(result == [-2.5, -1.5, 0])
+    }
+
+    @Test func aLogitBiasAddsItsAmounts() {
+        #expect(Self.adjusted([1, 1, 1]) { LogitBias([0: 2, 2: -.infinity, 7: 1]).apply(to: $0) } == [3, 1, -.infinity])
+    }
+
+    /// Tokens: 0-4 the words "a".."e", 5 a newline, 6 the digits "12", 7 a quote.
+    static let tokens: [[UInt8]] = ["a", "b", "c", "d", "e", "\n", "12", "\""].map { Array($0.utf8) }
+
+    @Test func dryPenalizesTheTokenThatExtendsARepeat() {
+        let dry = DRYPenalty(settings: DRYSettings(multiplier: 1, base: 2, allowedLength: 2), tokens: Self.tokens)
+        // "a b c d . a b c" : the repeat "a b c" (3 tokens) is extended by "d".
+        let result = Self.adjusted([0, 0, 0, 0, 0, 0, 0, 0]) { dry.apply(to: $0, history: [0, 1, 2, 3, 4, 0, 1, 2]) }
+        #expect(result == [0, 0, 0, -2, 0, 0, 0, 0], "1 * 2^(3 - 2)")
+        // A repeat shorter than the allowed length is left alone.
+        let short = Self.adjusted([0, 0, 0, 0, 0, 0, 0, 0]) { dry.apply(to: $0, history: [0, 1, 4, 3, 0]) }
+        #expect(short == [0, 0, 0, 0, 0, 0, 0, 0])
+    }
+
+    @Test func dryStopsAtBreakersAndLeavesDigitsAlone() {
+        let dry = DRYPenalty(settings: DRYSettings(multiplier: 1, base: 2, allowedLength: 2), tokens: Self.tokens)
+        // The newline breaks the run: only "a b" repeats, as long as allowed.
+        let broken = Self.adjusted([0, 0, 0, 0, 0, 0, 0, 0]) { dry.apply(to: $0, history: [5, 0, 1, 3, 5, 0, 1]) }
+        #expect(broken[3] == -1)
+        // Digits continue a repeat without penalty (numbers repeat digits).
+        let digits = Self.adjusted([0, 0, 0, 0, 0, 0, 0, 0]) { dry.apply(to: $0, history: [0, 1, 6, 4, 0, 1]) }
+        #expect(digits == [0, 0, 0, 0, 0, 0, 0, 0])
+        // A window that leaves the earlier run out sees no repeat.
+        let windowed = DRYPenalty(settings: DRYSettings(multiplier: 1, base: 2, allowedLength: 2, window: 4), tokens: Self.tokens)
+        #expect(Self.adjusted([0, 0, 0, 0, 0, 0, 0, 0]) { windowed.apply(to: $0, history: [0, 1, 2, 3, 4, 0, 1, 2]) } == [0, 0, 0, 0, 0, 0, 0, 0])
+    }
+
+    static let candidates = [TokenCandidate(id: 3, logit: 2), TokenCandidate(id: 1, logit: 1), TokenCandidate(id: 0, logit: 0), TokenCandidate(id: 2, logit: -3)]
+
+    @Test func truncationStagesKeepWhatLlamaCppKeeps() {
+        var topK = Self.candidates
+        TopK(2).apply(to: &topK)
+        #expect(topK.map(\.id) == [3, 1])
+        var all = Self.candidates
+        TopK(0).apply(to: &all)
+        #expect(all == Self.candidates)
+        // Probabilities: 0.6623, 0.2436, 0.0896, 0.0045. Top-p keeps the most likely up to the
+        // one that reaches p: 0.906 with two, 0.996 with three.
+        var topP = Self.candidates
+        TopP(0.9).apply(to: &topP)
+        #expect(topP.map(\.id) == [3, 1])
+        var wider = Self.candidates
+        TopP(0.95).apply(to: &wider)
+        #expect(wider.map(\.id) == [3, 1, 0])
+        var minP = Self.candidates
+        MinP(0.3).apply(to: &minP)
+        #expect(minP.map(\.id) == [3, 1], "e^-1 = 0.37 of the best stays, e^-2 = 0.14 goes")
+    }
+
+    @Test func theTemperatureShapesTheDraw() {
+        let pair = [TokenCandidate(id: 0, logit: 1), TokenCandidate(id: 1, logit: 0)]
+        // At temperature 1 the first has e/(e+1) = 0.731 of the draw; at 0.5, 0.881.
+        #expect(Temperature(1).draw(from: pair, unit: 0.72) == 0)
+        #expect(Temperature(1).draw(from: pair, unit: 0.74) == 1)
+        #expect(Temperature(0.5).draw(from: pair, unit: 0.87) == 0)
+    }
+
+    /// With no stage set, the chain draws from the model's distribution over the allowed tokens:
+    /// the frequencies follow the softmax of the logits.
+    @Test func withNothingSetTheDrawIsTheModels() {
+        let logits: [Float] = [log(0.5), log(0.3), log(0.2)]
+        var counts = [0, 0, 0]
+        var chain = SamplingChain(settings: SamplingSettings(), seed: 7)
+        for _ in 0..<6000 {
+            if let token = logits.withUnsafeBufferPointer({ chain.choose(logits: $0, allowed: nil) }) { counts[Int(token)] += 1 }
+        }
+        #expect(abs(Double(counts[0]) / 6000 - 0.5) < 0.03 && abs(Double(counts[1]) / 6000 - 0.3) < 0.03 && abs(Double(counts[2]) / 6000 - 0.2) < 0.03)
+    }
+
+    /// Min-p is measured before the temperature, as in llama.cpp's chain: a high temperature
+    /// does not bring the tail back.
+    @Test func minPComesBeforeTheTemperature() {
+        let logits: [Float] = [0, -3]
+        var chain = SamplingChain(settings: SamplingSettings(temperature: 5, minP: 0.1), seed: 1)
+        for _ in 0..<500 { #expect(logits.withUnsafeBufferPointer { chain.choose(logits: $0, allowed: nil) } == 0) }
+    }
+
+    /// The penalties work on a copy: the model's logits are never written.
+    @Test func theLogitsAreNotWritten() {
+        let logits: [Float] = [3, 2, 1]
+        var chain = SamplingChain(settings: SamplingSettings(temperature: 0, repetitionPenalty: 10))
+        let token = logits.withUnsafeBufferPointer { chain.choose(logits: $0, history: [0], allowed: nil) }
+        #expect(token == 1, "3 / 10 falls below 2")
+        #expect(logits == [3, 2, 1])
+    }
+
+    /// A preset's settings apply where the grammar leaves the characters free, not in an enum.
+    @Test func freeTextSettingsActOnlyInFreeText() throws {
+        let tokens = (0...255).map { [UInt8($0)] } + [[]]
+        let vocabulary = Vocabulary(tokens: tokens, specialTokens: [], endOfText: 256)
+        let grammar = try CompiledGrammar(
+            jsonSchema: #"{"type":"object","properties":{"a":{"type":"string"},"b":{"enum":["xy","zy"]}},"required":["a","b"],"additionalProperties":false}"#)
+        let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+        var logits = [Float](repeating: 0, count: tokens.count)
+        logits[Int(UInt8(ascii: "x"))] = 2
+        logits[Int(UInt8(ascii: "z"))] = 1
+        var chain = SamplingChain(
+            settings: SamplingSettings(temperature: 0), freeTextSettings: SamplingSettings(logitBias: [Int32(UInt8(ascii: "x")): -5]))
+        var mask = TokenBitset(capacity: tokens.count)
+        #expect(matcher.advance(bytes: #"{"a":""#.utf8))
+        #expect(matcher.isInFreeText)
+        #expect(logits.withUnsafeBufferPointer { chain.sample(logits: $0, matcher: matcher, mask: &mask) } == Int32(UInt8(ascii: "z")))
+        #expect(matcher.advance(bytes: #"","b":""#.utf8))
+        #expect(!matcher.isInFreeText)
+        #expect(logits.withUnsafeBufferPointer { chain.sample(logits: $0, matcher: matcher, mask: &mask) } == Int32(UInt8(ascii: "x")))
+    }
+}
