@@ -19,13 +19,8 @@ swift build -c release --product guided-bench >&2
 .build/release/guided-bench quality --model "$model" --prompts "$cases" --seeds 0 --max-tokens 256 --preset small-model \
     --out "$out/guided-preset.jsonl" >&2
 port=18474
-"$server" -m "$model" --port "$port" -t 2 -c 4096 --jinja >"$out/llama-server.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null' EXIT
-for _ in $(seq 60); do
-    curl -sf "http://127.0.0.1:$port/health" >/dev/null && break
-    sleep 1
-done
+source Benchmarks/scripts/llama-server.sh
+start_llama_server "$server" "$model" "$port" "$out/llama-server.log"
 python3 Benchmarks/peers/quality.py peer --server "http://127.0.0.1:$port" --records "$out/guided.jsonl" \
     --out "$out/llama-server.jsonl" --max-tokens 256 2>/dev/null
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(grep -m1 -o -w 'avx512f' /proc/cpuinfo || grep -m1 -o -w 'avx2' /proc/cpuinfo || echo 'no AVX2'); model $(basename "$model"); answers in $out"

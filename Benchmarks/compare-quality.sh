@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Answer quality of the default model with this engine and with llama-server on the same GGUF:
+# Answer quality of the default model with this engine (faithful, and with the small-model
+# preset) and with llama-server on the same GGUF:
 # the prompts of Benchmarks/cases/quality-prompts.jsonl over the shapes of schemas/, greedy and
 # at default sampling with three seeds; both engines read the same chat messages (the prompt with
 # the schema described), llama-server enforcing the schema as response_format json_schema. Prints
@@ -17,16 +18,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 swift build -c release --product guided-bench >&2
 .build/release/guided-bench quality --model "$model" --max-tokens 1024 --out "$out/guided.jsonl" >&2
-records=("$out/guided.jsonl")
+.build/release/guided-bench quality --model "$model" --max-tokens 1024 --preset small-model --out "$out/guided-preset.jsonl" >&2
+records=("$out/guided.jsonl" "$out/guided-preset.jsonl")
 if [ "$server" != "-" ]; then
     port=18473
-    "$server" -m "$model" --port "$port" -t 2 -c 4096 --jinja >"$out/llama-server.log" 2>&1 &
-    pid=$!
-    trap 'kill $pid 2>/dev/null' EXIT
-    for _ in $(seq 60); do
-        curl -sf "http://127.0.0.1:$port/health" >/dev/null && break
-        sleep 1
-    done
+    source Benchmarks/scripts/llama-server.sh
+    start_llama_server "$server" "$model" "$port" "$out/llama-server.log"
     python3 Benchmarks/peers/quality.py peer --server "http://127.0.0.1:$port" --records "$out/guided.jsonl" \
         --out "$out/llama-server.jsonl" --max-tokens 1024 2>/dev/null
     records+=("$out/llama-server.jsonl")
