@@ -6,19 +6,21 @@
 # the schema described), llama-server enforcing the schema as response_format json_schema. Prints
 # per engine and sampling how many answers pass each check of Benchmarks/peers/quality.py.
 #
-# usage: Benchmarks/compare-quality.sh LLAMA_SERVER [MODEL.gguf] [OUT_DIR]
+# usage: Benchmarks/compare-quality.sh LLAMA_SERVER [MODEL.gguf] [OUT_DIR] [SEEDS]
 #   LLAMA_SERVER: llama.cpp's llama-server, built outside the repository (see Benchmarks/README.md);
 #                 '-' to check this engine's answers only.
+#   SEEDS: how many seeded runs beside the greedy one (3; 0 for greedy alone).
 #   Needs python3 with jsonschema and openai (the peer's client).
 set -euo pipefail
 server="$1"
 model="${2:-${GUIDED_CACHE:-$HOME/.cache/guided}/SmolLM2-135M-Instruct.Q4_1.gguf}"
 out="${3:-$(mktemp -d)}"
+seeds="${4:-3}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 swift build -c release --product guided-bench >&2
-.build/release/guided-bench quality --model "$model" --max-tokens 1024 --out "$out/guided.jsonl" >&2
-.build/release/guided-bench quality --model "$model" --max-tokens 1024 --preset small-model --out "$out/guided-preset.jsonl" >&2
+.build/release/guided-bench quality --model "$model" --seeds "$seeds" --max-tokens 1024 --out "$out/guided.jsonl" >&2
+.build/release/guided-bench quality --model "$model" --seeds "$seeds" --max-tokens 1024 --preset small-model --out "$out/guided-preset.jsonl" >&2
 records=("$out/guided.jsonl" "$out/guided-preset.jsonl")
 if [ "$server" != "-" ]; then
     port=18473
