@@ -45,10 +45,8 @@ public struct SamplingChain: Sendable {
         logits: UnsafeBufferPointer<Float>, history: ArraySlice<Int32> = [], responseLength: Int? = nil, matcher: GrammarMatcher,
         mask: inout TokenBitset
     ) -> Int32? {
-        let inFreeText = freeTextSettings != nil && matcher.isInFreeText
-        let active = inFreeText ? freeTextSettings ?? settings : settings
-        let counted = Self.counted(history, responseLength: responseLength, settings: active)
-        return withAdjustedLogits(logits, history: counted, active: active, dry: inFreeText ? freeTextDry : dry) { chain, logits in
+        let active = freeTextSettings != nil && matcher.isInFreeText ? freeTextSettings ?? settings : settings
+        return withAdjustedLogits(logits, history: history, responseLength: responseLength, active: active) { chain, logits in
             // The model's own choice is tried first (one check): the full mask only when refused.
             if active.isGreedy, let best = Self.best(in: logits, allowed: nil), matcher.canAdvance(token: best) { return best }
             matcher.allowedTokens(into: &mask)
@@ -62,26 +60,22 @@ public struct SamplingChain: Sendable {
         logits: UnsafeBufferPointer<Float>, history: ArraySlice<Int32> = [], responseLength: Int? = nil, allowed: TokenBitset?,
         inFreeText: Bool = true
     ) -> Int32? {
-        let free = inFreeText && freeTextSettings != nil
-        let active = free ? freeTextSettings ?? settings : settings
-        let counted = Self.counted(history, responseLength: responseLength, settings: active)
-        return withAdjustedLogits(logits, history: counted, active: active, dry: free ? freeTextDry : dry) { chain, logits in
+        let active = inFreeText ? freeTextSettings ?? settings : settings
+        return withAdjustedLogits(logits, history: history, responseLength: responseLength, active: active) { chain, logits in
             chain.choose(from: logits, allowed: allowed, settings: active)
         }
     }
 
-    /// The tokens the penalties count: the response's alone when the settings leave the prompt out.
-    private static func counted(_ history: ArraySlice<Int32>, responseLength: Int?, settings: SamplingSettings) -> ArraySlice<Int32> {
-        guard settings.penalizesPrompt == false, let responseLength else { return history }
-        return history.suffix(max(0, responseLength))
-    }
-
-    /// Runs `body` on the logits after the stages that change them (on a copy, when one does).
+    /// Runs `body` on the logits after the stages of `active` (``settings`` or
+    /// ``freeTextSettings``) that change them, on a copy when one does; the penalties count the
+    /// last `responseLength` tokens of `history` alone when `active` leaves the prompt out.
     private mutating func withAdjustedLogits(
-        _ logits: UnsafeBufferPointer<Float>, history: ArraySlice<Int32>, active: SamplingSettings, dry: DRYPenalty?,
+        _ logits: UnsafeBufferPointer<Float>, history full: ArraySlice<Int32>, responseLength: Int?, active: SamplingSettings,
         _ body: (inout SamplingChain, UnsafeBufferPointer<Float>) -> Int32?
     ) -> Int32? {
         guard active.adjustsLogits else { return body(&self, logits) }
+        let history = active.penalizesPrompt == false ? full.suffix(max(0, responseLength ?? full.count)) : full
+        let dry = active == settings ? self.dry : freeTextDry
         var buffer = adjusted
         adjusted = []
         if buffer.count != logits.count { buffer = [Float](repeating: 0, count: logits.count) }

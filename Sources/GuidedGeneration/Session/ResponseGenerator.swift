@@ -81,9 +81,9 @@ struct ResponseGenerator {
     static let probabilityThreshold = 0.9
 
     /// The sampling chain of the request: its sampling mode and temperature, with the stages its
-    /// options set, and its preset's (else the model's) in free text. A mode the request leaves to the engine takes
-    /// the model's recommendations (a GGUF file's `general.sampling.*`), else nucleus sampling at
-    /// 0.9 and temperature 0.7.
+    /// options set, and its preset's (else the model's) in free text. A mode the request leaves
+    /// to the engine takes the model's recommendations (a GGUF file's `general.sampling.*`), else
+    /// nucleus sampling at 0.9 and temperature 0.7.
     fileprivate func makeChain() -> SamplingChain {
         let model = runtime.model
         let temperature = options.temperature ?? model.recommendedTemperature ?? Self.temperature
