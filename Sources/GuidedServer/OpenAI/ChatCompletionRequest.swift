@@ -140,7 +140,8 @@ struct ChatCompletionRequest {
 
     /// The sampling settings: temperature 0 is greedy; `top_k` or `top_p` (with `seed`) pick
     /// random sampling; `seed` alone, nucleus sampling at 0.9 with that seed; the stages of the
-    /// sampling chain as ``samplingSettings(_:)`` reads them.
+    /// sampling chain as ``samplingSettings(_:)`` reads them; `preset` names a ``SamplingPreset``
+    /// (`faithful` turns off the default model's own).
     private static func options(_ object: JSONObject, toolMode: GenerationOptions.ToolCallingMode.Kind) throws(Invalid) -> GenerationOptions {
         let temperature = try number(object["temperature"], "temperature", in: 0...2)
         let topP = try number(object["top_p"], "top_p", in: 0...1)
@@ -173,6 +174,13 @@ struct ChatCompletionRequest {
         // Both truncations, as llama-server takes them: top-k picked the mode, top-p is a stage.
         if case .randomTopK? = sampling?.kind, let topP { settings.topP = topP }
         options.samplingSettings = settings == SamplingSettings() ? nil : settings
+        if let value = object["preset"], !value.isNull {
+            guard let preset = value.stringValue.flatMap(SamplingPreset.init(rawValue:)) else {
+                let names = SamplingPreset.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Invalid(message: "'preset' must be one of \(names).", parameter: "preset")
+            }
+            options.samplingPreset = preset
+        }
         return options
     }
 
