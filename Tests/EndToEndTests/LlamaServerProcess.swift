@@ -7,7 +7,7 @@ import PartialJSON
 
 /// llama.cpp's `llama-server` on a GGUF (the default model's unless told), on a free port, as the
 /// README's test command builds it into the cache folder (`scripts/build-llama-server.sh`), or
-/// `GUIDED_LLAMA_SERVER`.
+/// `GUIDED_LLAMA_SERVER`, with any further arguments.
 struct LlamaServerProcess {
     let process: Process
     /// The API root, `http://127.0.0.1:PORT/v1`.
@@ -15,7 +15,7 @@ struct LlamaServerProcess {
 
     /// Starts the server and waits until it answers; `nil` when the server or the model is not
     /// there (nothing to run).
-    static func start(model: String? = nil) async throws -> LlamaServerProcess? {
+    static func start(model: String? = nil, extraArguments: [String] = []) async throws -> LlamaServerProcess? {
         let environment = ProcessInfo.processInfo.environment
         let cache = environment["GUIDED_CACHE"] ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/guided"
         let server = environment["GUIDED_LLAMA_SERVER"] ?? cache + "/llama-server-0.3.36/llama-server"
@@ -24,7 +24,7 @@ struct LlamaServerProcess {
         let port = 18_000 + Int.random(in: 0..<2000)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: server)
-        process.arguments = ["-m", model, "--port", String(port), "-t", "2", "-c", "4096", "--jinja"]
+        process.arguments = ["-m", model, "--port", String(port), "-t", "2", "-c", "4096", "--jinja"] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -39,6 +39,9 @@ public final class InferenceSession {
     /// From how many tokens on a batch's attention sums in floats, as llama.cpp's tiled flash
     /// attention does (under it, in 16 bits).
     static let floatSumsBatch = 64
+    /// How many tokens llama.cpp reads at once (its default `n_ubatch`): whether attention sums
+    /// in floats depends on the size of that batch, not on the size of this engine's.
+    static let roundingBatch = 512
 
     /// The logits of the last token evaluated.
     public let logits: UnsafeMutableBufferPointer<Float>
@@ -120,10 +123,12 @@ public final class InferenceSession {
         var start = 0
         while start < tokens.count {
             let end = min(start + Self.batchSize, tokens.count)
-            if end - start == 1 {
+            let roundingStart = start / Self.roundingBatch * Self.roundingBatch
+            let roundingCount = min(tokens.count, roundingStart + Self.roundingBatch) - roundingStart
+            if end - start == 1 && roundingCount == 1 {
                 step(tokens[start], computingLogits: end == tokens.count)
             } else {
-                prefill(tokens[start..<end], computingLogits: end == tokens.count)
+                prefill(tokens[start..<end], sumsInFloats: roundingCount >= Self.floatSumsBatch, computingLogits: end == tokens.count)
             }
             start = end
         }
@@ -258,8 +263,9 @@ public final class InferenceSession {
         }
     }
 
-    /// Runs several tokens at once: each weight row is decoded once for all of them.
-    private func prefill(_ tokens: ArraySlice<Int32>, computingLogits: Bool) {
+    /// Runs several tokens at once: each weight row is decoded once for all of them. Attention
+    /// sums in floats when `sumsInFloats`, else as llama.cpp does for a small batch.
+    private func prefill(_ tokens: ArraySlice<Int32>, sumsInFloats: Bool, computingLogits: Bool) {
         let configuration = model.configuration
         let count = tokens.count
         let width = configuration.embeddingLength
@@ -308,7 +314,7 @@ public final class InferenceSession {
                 for offset in stride(from: chunk, to: count, by: threads) {
                     attend(
                         queries + offset * queryDimension, into: attentions + offset * queryDimension, layerIndex: layerIndex,
-                        upTo: position + offset, halfSums: model.roundsAsLlamaCpp && count < Self.floatSumsBatch, scores: scores + chunk * contextLength)
+                        upTo: position + offset, halfSums: model.roundsAsLlamaCpp && !sumsInFloats, scores: scores + chunk * contextLength)
                 }
             }
             batchQuantized.load(attentions, count: count * queryDimension)
