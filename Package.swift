@@ -58,7 +58,9 @@ let package = Package(
         .library(name: "PartialJSON", targets: ["PartialJSON"]),
         .library(name: "GuidedGeneration", targets: ["GuidedGeneration"]),
         .library(name: "ConstrainedDecoding", targets: ["ConstrainedDecoding"]),
+        .library(name: "ChatTemplates", targets: ["ChatTemplates"]),
         .library(name: "LlamaInference", targets: ["LlamaInference"]),
+        .library(name: "ModelFetching", targets: ["ModelFetching"]),
         .executable(name: "guided", targets: ["guided"]),
     ],
     targets: [
@@ -66,7 +68,9 @@ let package = Package(
         .target(name: "ConstrainedDecoding"),
         // The model's kernels, one variant per CPU feature set, picked at run time.
         .target(name: "GuidedKernels"),
-        .target(name: "LlamaInference", dependencies: ["GuidedKernels"]),
+        .target(name: "ChatTemplates"),
+        .target(name: "LlamaInference", dependencies: ["GuidedKernels", "ChatTemplates"]),
+        .target(name: "ModelFetching"),
         .macro(
             name: "GuidedGenerationMacros",
             // Without swift-syntax, only the file that explains what is missing is compiled.
@@ -74,22 +78,27 @@ let package = Package(
             swiftSettings: swiftSyntaxSettings,
             linkerSettings: swiftSyntaxLinking
         ),
-        .target(name: "GuidedGeneration", dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference", "GuidedGenerationMacros"]),
+        .target(
+            name: "GuidedGeneration",
+            dependencies: ["PartialJSON", "ConstrainedDecoding", "ChatTemplates", "LlamaInference", "ModelFetching", "GuidedGenerationMacros"]),
         .target(name: "GuidedServer", dependencies: ["GuidedGeneration", "PartialJSON"]),
-        .executableTarget(name: "guided", dependencies: ["PartialJSON", "LlamaInference", "GuidedGeneration", "GuidedServer"]),
+        .executableTarget(
+            name: "guided", dependencies: ["PartialJSON", "LlamaInference", "ModelFetching", "GuidedGeneration", "GuidedServer"]),
         .executableTarget(
             name: "guided-bench",
-            dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference", "GuidedGeneration"],
+            dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference", "ModelFetching", "GuidedGeneration"],
             path: "Benchmarks/guided-bench"
         ),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),
         .testTarget(name: "ConstrainedDecodingTests", dependencies: ["ConstrainedDecoding", "PartialJSON"]),
-        .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "GuidedKernels"]),
+        .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates"]),
+        .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "ChatTemplates", "ModelFetching", "GuidedKernels"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration"]),
         .testTarget(name: "GuidedServerTests", dependencies: ["GuidedServer", "GuidedGeneration", "PartialJSON"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["GuidedGeneration", "GuidedServer", "PartialJSON"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["GuidedGeneration", "GuidedServer", "PartialJSON", "ChatTemplates", "LlamaInference", "ModelFetching"]),
         .testTarget(
             name: "GuidedGenerationMacrosTests",
             dependencies: ["GuidedGenerationMacros"],

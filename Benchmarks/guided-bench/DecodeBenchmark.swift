@@ -1,5 +1,6 @@
 import Foundation
 import LlamaInference
+import ModelFetching
 
 /// `guided-bench decode --model PATH --threads N --prompt-tokens 128 --generate 128`: prefill
 /// and decode speed in tokens per second (median of several runs) and peak memory.

@@ -1,5 +1,6 @@
 import Foundation
 import LlamaInference
+import ModelFetching
 
 /// `guided fetch-model [NAME]`: makes a known model available (the default model when no name is
 /// given), fetching it when missing, and prints its path.

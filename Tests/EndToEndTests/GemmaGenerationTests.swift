@@ -1,6 +1,7 @@
 import Foundation
 import GuidedGeneration
 import LlamaInference
+import ModelFetching
 import Testing
 
 /// Gemma 3 270M (architecture `gemma3`, K-quants, a 262,144-token SentencePiece vocabulary, no chat

@@ -1,6 +1,7 @@
 import Foundation
 @testable import GuidedGeneration
 import LlamaInference
+import ModelFetching
 import PartialJSON
 import Testing
 

@@ -1,3 +1,4 @@
+import ChatTemplates
 import LlamaInference
 import Testing
 

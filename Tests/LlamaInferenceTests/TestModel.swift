@@ -1,5 +1,6 @@
 import Foundation
 import LlamaInference
+import ModelFetching
 import Testing
 
 /// The default model for the tests that need it, fetched by `.ci/run` (or

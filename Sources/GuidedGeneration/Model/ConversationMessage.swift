@@ -1,5 +1,5 @@
-import LlamaInference
+import ChatTemplates
 
 /// A message of a conversation as a backend renders it with its chat template: the chat
-/// message type of `LlamaInference`, whose templates render it.
+/// message type of `ChatTemplates`, whose templates render it.
 public typealias ConversationMessage = ChatMessage

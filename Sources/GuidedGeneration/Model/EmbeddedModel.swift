@@ -1,5 +1,7 @@
+import ChatTemplates
 import Foundation
 import LlamaInference
+import ModelFetching
 
 /// A model of the Llama family (Llama, Qwen 2 and 3, Phi-3, Gemma 3) in a GGUF file, run on the CPU by `LlamaInference`: the default
 /// SmolLM2-135M-Instruct (fetched on first use) or any file given by path.

@@ -1,5 +1,9 @@
-/// What sets one transformer family apart from Llama, as llama.cpp runs each: a small description
-/// per `general.architecture` that ``InferenceSession`` follows, rather than a transformer each.
+import ChatTemplates
+
+/// What sets one transformer family apart from Llama, as llama.cpp runs each: one description
+/// per `general.architecture` (its layout, its scaling rules and the chat format its models use)
+/// that ``LlamaModel``, ``InferenceSession`` and ``ChatTemplate/init(file:)`` follow, rather than
+/// a transformer each. Adding an architecture is adding an entry to ``all``.
 public struct ArchitectureTraits: Sendable, Equatable {
     /// Which elements of a head rotate together.
     public enum RotaryLayout: Sendable, Equatable {
@@ -17,6 +21,17 @@ public struct ArchitectureTraits: Sendable, Equatable {
         case geluTanh
     }
 
+    /// The size attention scores are divided by the square root of.
+    public enum QueryScale: Sendable, Equatable {
+        /// The size of a head.
+        case headSize
+        /// The width per head (embedding length / heads) for a model of `layerCount` layers, the
+        /// head size for the others: Gemma 3 27B (62 layers), as llama.cpp has it.
+        case widthPerHead(layerCount: Int)
+    }
+
+    /// The `general.architecture` name.
+    public var name: String
     public var rotaryLayout: RotaryLayout
     public var activation: Activation
     /// Whether token embeddings are multiplied by √width before the first layer.
@@ -37,35 +52,38 @@ public struct ArchitectureTraits: Sendable, Equatable {
     public var globalLayerPeriod: Int?
     /// The RoPE base of the sliding-window layers, when it differs from the global one.
     public var localRopeBase: Float?
+    public var queryScale: QueryScale
+    /// The format the architecture's models write conversations in, used when a file has no
+    /// `tokenizer.chat_template` (`nil`: the file must have one, or a format must be named).
+    public var chatTemplate: ChatTemplate?
 
-    /// The architectures this library runs, by their `general.architecture` names.
-    public static let supported = ["llama", "qwen2", "qwen3", "gemma3", "phi3"]
+    /// The architectures this library runs.
+    public static let all: [ArchitectureTraits] = [
+        ArchitectureTraits(name: "llama", rotaryLayout: .adjacentPairs),
+        ArchitectureTraits(name: "qwen2", rotaryLayout: .halves, hasProjectionBiases: true, chatTemplate: .chatML(defaultSystem: nil)),
+        ArchitectureTraits(name: "qwen3", rotaryLayout: .halves, normalizesQueriesAndKeys: true, chatTemplate: .chatML(defaultSystem: nil)),
+        ArchitectureTraits(name: "gemma3", rotaryLayout: .halves, activation: .geluTanh, scalesEmbeddings: true, normalizesQueriesAndKeys: true,
+            normalizesSublayerOutputs: true, globalLayerPeriod: 6, localRopeBase: 10_000, queryScale: .widthPerHead(layerCount: 62),
+            chatTemplate: .gemma),
+        ArchitectureTraits(name: "phi3", rotaryLayout: .halves, fusesProjections: true, chatTemplate: .phi),
+    ]
+
+    /// The `general.architecture` names of the architectures this library runs.
+    public static let supported = all.map(\.name)
 
     /// The traits of `architecture`, or `nil` when it is not supported.
     public init?(architecture: String) {
-        switch architecture {
-        case "llama":
-            self.init(rotaryLayout: .adjacentPairs)
-        case "qwen2":
-            self.init(rotaryLayout: .halves, hasProjectionBiases: true)
-        case "qwen3":
-            self.init(rotaryLayout: .halves, normalizesQueriesAndKeys: true)
-        case "phi3":
-            self.init(rotaryLayout: .halves, fusesProjections: true)
-        case "gemma3":
-            self.init(
-                rotaryLayout: .halves, activation: .geluTanh, scalesEmbeddings: true, normalizesQueriesAndKeys: true,
-                normalizesSublayerOutputs: true, globalLayerPeriod: 6, localRopeBase: 10_000)
-        default:
-            return nil
-        }
+        guard let traits = Self.all.first(where: { $0.name == architecture }) else { return nil }
+        self = traits
     }
 
     init(
-        rotaryLayout: RotaryLayout, activation: Activation = .silu, scalesEmbeddings: Bool = false,
+        name: String, rotaryLayout: RotaryLayout, activation: Activation = .silu, scalesEmbeddings: Bool = false,
         normalizesQueriesAndKeys: Bool = false, normalizesSublayerOutputs: Bool = false, hasProjectionBiases: Bool = false,
-        fusesProjections: Bool = false, globalLayerPeriod: Int? = nil, localRopeBase: Float? = nil
+        fusesProjections: Bool = false, globalLayerPeriod: Int? = nil, localRopeBase: Float? = nil, queryScale: QueryScale = .headSize,
+        chatTemplate: ChatTemplate? = nil
     ) {
+        self.name = name
         self.rotaryLayout = rotaryLayout
         self.activation = activation
         self.scalesEmbeddings = scalesEmbeddings
@@ -75,5 +93,16 @@ public struct ArchitectureTraits: Sendable, Equatable {
         self.fusesProjections = fusesProjections
         self.globalLayerPeriod = globalLayerPeriod
         self.localRopeBase = localRopeBase
+        self.queryScale = queryScale
+        self.chatTemplate = chatTemplate
+    }
+
+    /// The size attention scores are divided by the square root of, for a model of this
+    /// architecture with these sizes.
+    func queryScaleDimension(layerCount: Int, embeddingLength: Int, headCount: Int, headDimension: Int) -> Int {
+        switch queryScale {
+        case .headSize: headDimension
+        case .widthPerHead(let layers): layerCount == layers ? embeddingLength / max(1, headCount) : headDimension
+        }
     }
 }

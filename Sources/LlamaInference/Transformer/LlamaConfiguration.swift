@@ -70,9 +70,8 @@ public struct LlamaConfiguration: Sendable, Equatable {
         vocabularySize = try file.strings("tokenizer.ggml.tokens").count
         slidingWindow = traits.globalLayerPeriod == nil ? nil : (try? file.integer(prefix + "attention.sliding_window")).flatMap { $0 > 0 ? $0 : nil }
         finalLogitSoftCap = (try? file.number(prefix + "final_logit_softcapping")).flatMap { $0 > 0 ? Float($0) : nil }
-        // As llama.cpp has it: Gemma 3 27B (62 layers) scales by its width per head, not by its
-        // head size.
-        let scaleDimension = architecture == "gemma3" && layerCount == 62 ? embeddingLength / max(1, headCount) : headDimension
+        let scaleDimension = traits.queryScaleDimension(
+            layerCount: layerCount, embeddingLength: embeddingLength, headCount: headCount, headDimension: headDimension)
         originalContextLength = (try? file.integer(prefix + "rope.scaling.original_context_length")).flatMap { $0 > 0 ? $0 : nil }
         ropeAttentionFactor = (try? file.number(prefix + "rope.scaling.attn_factor")).flatMap { $0 > 0 && $0.isFinite ? Float($0) : nil } ?? 1
         attentionScale = ropeAttentionFactor * ropeAttentionFactor / Float(scaleDimension).squareRoot()

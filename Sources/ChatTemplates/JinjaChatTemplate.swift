@@ -23,21 +23,6 @@ public struct JinjaChatTemplate: Sendable, Equatable {
         endOfTurn = (try? ChatTemplate(source: source))?.endOfTurn ?? endOfSequence
     }
 
-    /// The template of a GGUF file's `tokenizer.chat_template`, with the texts of its
-    /// `tokenizer.ggml.bos_token_id` and `tokenizer.ggml.eos_token_id` tokens; `nil` when the
-    /// file has no template.
-    public init?(file: GGUFFile) throws(JinjaError) {
-        guard let source = file.metadata["tokenizer.chat_template"]?.string else { return nil }
-        let tokens = file.metadata["tokenizer.ggml.tokens"]?.array ?? []
-        func text(ofTokenAt key: String) -> String {
-            guard let id = file.metadata[key]?.integer, tokens.indices.contains(id) else { return "" }
-            return tokens[id].string ?? ""
-        }
-        try self.init(
-            source: source, beginningOfSequence: text(ofTokenAt: "tokenizer.ggml.bos_token_id"),
-            endOfSequence: text(ofTokenAt: "tokenizer.ggml.eos_token_id"))
-    }
-
     /// The text of a conversation given as template values (dictionaries with `role` and
     /// `content`, and whatever else the template reads, such as `tool_calls`), with the opening
     /// of the assistant's turn when asked; `tools` are the JSON schemas of the functions the

@@ -1,5 +1,5 @@
 import Foundation
-import LlamaInference
+import ChatTemplates
 import Testing
 
 /// The Jinja interpreter: real chat templates rendered as jinja2 renders them (the fixture made
@@ -20,7 +20,7 @@ import Testing
     // MARK: The fixture
 
     @Test func everyFixtureCaseRendersAsJinja2Does() throws {
-        let text = try String(contentsOf: TestModel.fixtures.appendingPathComponent("chat-templates.json"), encoding: .utf8)
+        let text = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/chat-templates.json"), encoding: .utf8)
         guard case .dictionary(let fixture) = try JinjaValue(json: text), case .array(let templates)? = fixture["templates"],
             case .array(let cases)? = fixture["cases"]
         else {

@@ -1,22 +1,6 @@
-/// A message of a conversation, as chat templates render them.
-public struct ChatMessage: Sendable, Equatable {
-    /// Who speaks.
-    public enum Role: String, Sendable {
-        case system, user, assistant, tool
-    }
-
-    public var role: Role
-    public var content: String
-
-    public init(role: Role, content: String) {
-        self.role = role
-        self.content = content
-    }
-}
-
-/// How a model expects a conversation to be written: the GGUF's own `tokenizer.chat_template`,
-/// run by the Jinja interpreter; when the file has none, the built-in format of its
-/// architecture; or a built-in format named.
+/// How a model expects a conversation to be written: the model's own chat template, run by the
+/// Jinja interpreter; a built-in format (the one a model's architecture uses when its file has no
+/// template); or a built-in format named.
 public enum ChatTemplate: Sendable, Equatable {
     /// ChatML (`<|im_start|>role\ncontent<|im_end|>\n`: SmolLM2, Qwen), with the system message
     /// the template adds when the conversation has none.
@@ -34,6 +18,11 @@ public enum ChatTemplate: Sendable, Equatable {
     /// Why no template can be chosen.
     public struct UnknownTemplateError: Error, Sendable, CustomStringConvertible {
         public let description: String
+
+        /// The error that `description` explains.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// The templates that can be named.
@@ -47,30 +36,6 @@ public enum ChatTemplate: Sendable, Equatable {
         case "llama3": self = .llama3
         case "phi": self = .phi
         default: throw UnknownTemplateError(description: "no chat template is named '\(name)'; known: \(Self.names.joined(separator: ", "))")
-        }
-    }
-
-    /// The GGUF file's own `tokenizer.chat_template`, parsed and checked on a sample
-    /// conversation (so that a construct the interpreter lacks is an error here, naming it) or,
-    /// when the file has none, the format its architecture's models use (Gemma for `gemma3`,
-    /// ChatML for `qwen2` and `qwen3`, Phi for `phi3`).
-    public init(file: GGUFFile) throws(UnknownTemplateError) {
-        do {
-            if let template = try JinjaChatTemplate(file: file) {
-                try template.validate()
-                self = .jinja(template)
-                return
-            }
-        } catch {
-            throw UnknownTemplateError(
-                description: "the model's chat template cannot be used: \(error); name a built-in one instead (\(Self.names.joined(separator: ", ")))")
-        }
-        switch file.metadata["general.architecture"]?.string {
-        case "gemma3"?: self = .gemma
-        case "qwen2"?, "qwen3"?: self = .chatML(defaultSystem: nil)
-        case "phi3"?: self = .phi
-        default:
-            throw UnknownTemplateError(description: "the model has no tokenizer.chat_template; name one (\(Self.names.joined(separator: ", ")))")
         }
     }
 
