@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds a small package that depends on the engine products (LlamaInference, ConstrainedDecoding,
-# PartialJSON) by version, from a local git repository tagged 1.0.0 that holds this working tree,
+# Builds a small package that depends on the engine products (LlamaInference, ModelFetching,
+# ConstrainedDecoding, PartialJSON) by version, from a local git repository tagged 1.0.0 that holds this working tree,
 # as a user's package would depend on a release: SwiftPM refuses such a dependency if any of the
 # targets it builds carries unsafe flags. The program must run: it names the kernel variant, and
 # when the default model is in its cache, runs two tokens through it.
@@ -31,6 +31,7 @@ let package = Package(
             name: "Consumer",
             dependencies: [
                 .product(name: "LlamaInference", package: "GuidedGeneration"),
+                .product(name: "ModelFetching", package: "GuidedGeneration"),
                 .product(name: "ConstrainedDecoding", package: "GuidedGeneration"),
                 .product(name: "PartialJSON", package: "GuidedGeneration"),
             ]
@@ -42,6 +43,7 @@ cat > "$work/Consumer/Sources/Consumer/main.swift" <<'SWIFT'
 import ConstrainedDecoding
 import Foundation
 import LlamaInference
+import ModelFetching
 import PartialJSON
 
 let grammar = try CompiledGrammar(jsonSchema: #"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#)
@@ -64,4 +66,4 @@ if ! swift build --package-path "$work/Consumer" >"$log" 2>&1; then
     exit 1
 fi
 "$work/Consumer/.build/debug/Consumer"
-echo "versioned dependency: LlamaInference, ConstrainedDecoding and PartialJSON 1.0.0 built and ran"
+echo "versioned dependency: LlamaInference, ModelFetching, ConstrainedDecoding and PartialJSON 1.0.0 built and ran"

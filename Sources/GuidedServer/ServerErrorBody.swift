@@ -1,3 +1,4 @@
+import GuidedGeneration
 import PartialJSON
 
 /// The JSON error body that OpenAI-style clients read: `{"error": {"message", "type", "code"}}`.
@@ -9,13 +10,6 @@ public enum ServerErrorBody {
 
     /// The error body's value.
     public static func json(status: Int, message: String, code: String? = nil) -> JSONValue {
-        let type =
-            switch status {
-            case 401: "authentication_error"
-            case 429, 503: "server_overloaded"
-            case 400..<500: "invalid_request_error"
-            default: "server_error"
-            }
-        return .object(["error": .object(["message": .string(message), "type": .string(type), "code": code.map(JSONValue.string) ?? .null])])
+        OpenAIWireValue.error(status: status, message: message, code: code)
     }
 }

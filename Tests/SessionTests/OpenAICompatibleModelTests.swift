@@ -27,7 +27,7 @@ import Testing
 
     @Test func theRequestCarriesTheSchemaToolsOptionsAndMessages() throws {
         let tool = Transcript.ToolDefinition(tool: WeatherTool())
-        let body = try ChatCompletionsRequest.body(
+        let body = try ChatCompletionRequest.body(
             for: Self.request(schema: Pet.generationSchema, tools: [tool], options: GenerationOptions(samplingMode: .random(probabilityThreshold: 0.8, seed: 7), temperature: 0.5, maximumResponseTokens: 90)),
             model: "m")
         #expect(body["model"]?.stringValue == "m")
@@ -49,9 +49,9 @@ import Testing
         #expect(body["messages"]?.arrayValue?[2]["reasoning_content"]?.stringValue == "Weather first.")
         #expect(body["messages"]?.arrayValue?[1]["reasoning_content"] == nil)
 
-        let greedy = try ChatCompletionsRequest.body(for: Self.request(options: GenerationOptions(samplingMode: .greedy, temperature: 0.9)), model: "m")
+        let greedy = try ChatCompletionRequest.body(for: Self.request(options: GenerationOptions(samplingMode: .greedy, temperature: 0.9)), model: "m")
         #expect(greedy["temperature"]?.numberValue?.description == "0" && greedy["response_format"] == nil && greedy["tools"] == nil)
-        let required = try ChatCompletionsRequest.body(
+        let required = try ChatCompletionRequest.body(
             for: Self.request(tools: [tool], options: GenerationOptions(samplingMode: .random(top: 5), temperature: nil, maximumResponseTokens: nil, toolCallingMode: .required)),
             model: "m")
         #expect(required["tool_choice"]?.stringValue == "required" && required["top_k"]?.numberValue?.description == "5")
@@ -77,7 +77,7 @@ import Testing
         let bytes = Array(stream.utf8)
         // Every way of cutting the stream in two gives the same events.
         for cut in stride(from: 0, through: bytes.count, by: 7) {
-            var reader = ChatCompletionsStream()
+            var reader = ChatCompletionStreamReader()
             var turn = ChannelTurn(json: true)
             for event in try reader.read(Data(bytes[..<cut])) + reader.read(Data(bytes[cut...])) + reader.finish() { _ = try turn.read(event) }
             #expect(turn.responseText == #"{"name":"Rex"}"#)
@@ -85,10 +85,10 @@ import Testing
             #expect(turn.calls.first?.id == "call_9" && turn.calls.first?.name == "getWeather" && turn.calls.first?.arguments == #"{"city":"Oslo"}"#)
             #expect(turn.usage.input.totalTokenCount == 31 && turn.usage.input.cachedTokenCount == 4 && turn.usage.output.totalTokenCount == 9)
         }
-        var refusing = ChatCompletionsStream()
+        var refusing = ChatCompletionStreamReader()
         _ = try refusing.read(Data((#"data: {"choices":[{"delta":{"refusal":"I cannot help."}}]}"# + "\n\n").utf8))
         #expect(throws: LanguageModelError.self) { try refusing.finish() }
-        var broken = ChatCompletionsStream()
+        var broken = ChatCompletionStreamReader()
         #expect(throws: LanguageModelSession.GenerationError.self) { try broken.read(Data("data: {not json\n\n".utf8)) }
     }
 

@@ -1,16 +1,22 @@
-import GuidedGeneration
 import PartialJSON
 
 /// The JSON of a chat completion's answers: the whole `chat.completion` object, or the
 /// `chat.completion.chunk` events of a stream, all with the same id, time and model name.
-struct ChatCompletionWriter {
+package struct ChatCompletionWriter {
     let id: String
     let created: Int
     let model: String
 
+    /// A writer of the completion `id`, made at `created` (seconds since 1970) by `model`.
+    package init(id: String, created: Int, model: String) {
+        self.id = id
+        self.created = created
+        self.model = model
+    }
+
     /// The assistant message of a turn: its text (or JSON value), or its tool calls, with the
     /// model's reasoning when it sent any.
-    func message(of turn: ChannelTurn) -> JSONValue {
+    package func message(of turn: ChannelTurn) -> JSONValue {
         var message = answer(of: turn)
         let reasoning = turn.reasoningText
         if !reasoning.isEmpty, var object = message.objectValue {
@@ -22,41 +28,36 @@ struct ChatCompletionWriter {
 
     private func answer(of turn: ChannelTurn) -> JSONValue {
         if !turn.calls.isEmpty {
-            let calls = turn.calls.map { call -> JSONValue in
-                .object([
-                    "id": .string(call.id), "type": .string("function"),
-                    "function": .object(["name": .string(call.name), "arguments": .string(call.arguments.isEmpty ? "{}" : call.arguments)]),
-                ])
-            }
+            let calls = turn.calls.map { OpenAIWireValue.toolCall(id: $0.id, name: $0.name, arguments: $0.arguments) }
             return .object(["role": .string("assistant"), "content": .null, "tool_calls": .array(calls)])
         }
         return .object(["role": .string("assistant"), "content": .string(turn.responseText)])
     }
 
     /// Why the turn ended: tool calls, the token limit, or the model's own end.
-    func finishReason(of turn: ChannelTurn, request: ChatCompletionRequest) -> String {
+    package func finishReason(of turn: ChannelTurn, request: ChatCompletionRequest) -> String {
         if !turn.calls.isEmpty { return "tool_calls" }
         if let limit = request.generation.generationOptions.maximumResponseTokens, turn.usage.output.totalTokenCount >= limit { return "length" }
         return "stop"
     }
 
-    func whole(message: JSONValue, finishReason: String, usage: LanguageModelSession.Usage) -> JSONValue {
+    package func whole(message: JSONValue, finishReason: String, usage: LanguageModelSession.Usage) -> JSONValue {
         envelope(
             "chat.completion",
             [
                 "choices": .array([.object(["index": .number(0), "message": message, "finish_reason": .string(finishReason)])]),
-                "usage": Self.usage(usage),
+                "usage": OpenAIWireValue.usage(usage),
             ])
     }
 
-    func chunk(delta: JSONObject, finishReason: String? = nil) -> JSONValue {
+    package func chunk(delta: JSONObject, finishReason: String? = nil) -> JSONValue {
         envelope(
             "chat.completion.chunk",
             ["choices": .array([.object(["index": .number(0), "delta": .object(delta), "finish_reason": finishReason.map(JSONValue.string) ?? .null])])])
     }
 
-    func usageChunk(_ usage: LanguageModelSession.Usage) -> JSONValue {
-        envelope("chat.completion.chunk", ["choices": .array([]), "usage": Self.usage(usage)])
+    package func usageChunk(_ usage: LanguageModelSession.Usage) -> JSONValue {
+        envelope("chat.completion.chunk", ["choices": .array([]), "usage": OpenAIWireValue.usage(usage)])
     }
 
     /// An object of the kind `object` with the completion's id, time and model, then `members`.
@@ -67,17 +68,7 @@ struct ChatCompletionWriter {
     }
 
     /// A server-sent event holding `value`.
-    func event(_ value: JSONValue) -> [UInt8] {
+    package func event(_ value: JSONValue) -> [UInt8] {
         Array(("data: " + value.jsonString + "\n\n").utf8)
-    }
-
-    private static func usage(_ usage: LanguageModelSession.Usage) -> JSONValue {
-        let prompt = usage.input.totalTokenCount
-        let completion = usage.output.totalTokenCount
-        return .object([
-            "prompt_tokens": .number(JSONNumber(prompt)), "completion_tokens": .number(JSONNumber(completion)),
-            "total_tokens": .number(JSONNumber(prompt + completion)),
-            "prompt_tokens_details": .object(["cached_tokens": .number(JSONNumber(usage.input.cachedTokenCount))]),
-        ])
     }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import PartialJSON
+
+/// An OpenAI `POST /v1/chat/completions` request, both ways: read from a body into what the
+/// engine runs (as `guided serve` does), and written from a generation request
+/// (``body(for:model:)``, as ``OpenAICompatibleLanguageModel`` sends it). Read: the messages as a
+/// transcript (system and developer messages as the instructions, user messages as prompts,
+/// assistant messages as responses or tool calls, tool messages as tool outputs), the schema of
+/// `response_format`, the `tools` with `tool_choice`, and the sampling settings as
+/// ``GenerationOptions``. Whatever does not fit is a ``ChatCompletionRequest/Invalid`` error that
+/// names the field.
+package struct ChatCompletionRequest {
+    /// A request the server refuses (400), with the field at fault.
+    package struct Invalid: Error {
+        package var message: String
+        package var parameter: String?
+    }
+
+    package var generation: LanguageModelExecutorGenerationRequest
+    package var stream: Bool
+    package var includeUsage: Bool
+    /// Whether the answer is a JSON value (`response_format` json_schema or json_object).
+    package var isJSON: Bool { generation.schema != nil }
+
+    /// Reads a request body, refusing what does not fit by the field at fault.
+    package init(body: [UInt8]) throws(Invalid) {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            throw Invalid(message: "The body is not JSON: \(error)", parameter: nil)
+        }
+        guard let object = json.objectValue else { throw Invalid(message: "The body is not a JSON object.", parameter: nil) }
+        stream = try Self.bool(object["stream"], "stream") ?? false
+        includeUsage = try Self.bool(object["stream_options"]?["include_usage"], "stream_options.include_usage") ?? false
+        if let count = object["n"], count.numberValue?.text != "1" {
+            throw Invalid(message: "Only one choice per request is generated (n = 1).", parameter: "n")
+        }
+        let format = try Self.responseSchema(object["response_format"])
+        let (tools, toolMode) = try Self.tools(object["tools"], choice: object["tool_choice"])
+        let options = try Self.options(object, toolMode: toolMode)
+        let transcript = try Self.transcript(object["messages"], schema: format?.0, document: format?.1, tools: tools)
+        generation = LanguageModelExecutorGenerationRequest(
+            id: UUID(), transcript: transcript, enabledTools: toolMode == .disallowed ? [] : tools, schema: format?.0, generationOptions: options,
+            contextOptions: ContextOptions(), metadata: [:])
+    }
+
+    static func bool(_ value: JSONValue?, _ name: String) throws(Invalid) -> Bool? {
+        guard let value, !value.isNull else { return nil }
+        guard let bool = value.boolValue else { throw Invalid(message: "'\(name)' must be true or false.", parameter: name) }
+        return bool
+    }
+
+    static func number(_ value: JSONValue?, _ name: String, in range: ClosedRange<Double>) throws(Invalid) -> Double? {
+        guard let value, !value.isNull else { return nil }
+        guard let number = try? value.numberValue?.doubleValue(), range.contains(number) else {
+            throw Invalid(message: "'\(name)' must be a number from \(range.lowerBound) to \(range.upperBound).", parameter: name)
+        }
+        return number
+    }
+
+    static func integer(_ value: JSONValue?, _ name: String, in range: ClosedRange<Int>) throws(Invalid) -> Int? {
+        guard let value, !value.isNull else { return nil }
+        guard let number = value.numberValue, number.isIntegerLiteral, let integer = try? number.intValue(), range.contains(integer) else {
+            throw Invalid(message: "'\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound).", parameter: name)
+        }
+        return integer
+    }
+
+    /// The schema of `response_format` and its document as sent: that of `json_schema`, any
+    /// object for `json_object`, none for `text`.
+    private static func responseSchema(_ format: JSONValue?) throws(Invalid) -> (GenerationSchema, JSONValue)? {
+        guard let format, !format.isNull else { return nil }
+        let type = format["type"]?.stringValue
+        let document: JSONValue
+        switch type {
+        case "text"?:
+            return nil
+        case "json_object"?:
+            document = .object(["type": .string("object")])
+        case "json_schema"?:
+            guard let schema = format["json_schema"]?["schema"], schema.objectValue != nil || schema.boolValue != nil else {
+                throw Invalid(message: "'response_format.json_schema.schema' must be a JSON Schema.", parameter: "response_format.json_schema.schema")
+            }
+            document = schema
+        default:
+            throw Invalid(message: "'response_format.type' must be text, json_object or json_schema.", parameter: "response_format.type")
+        }
+        do {
+            let named = format["json_schema"]?["name"]?.stringValue.map { Self.named(document, $0) } ?? document
+            return (try GenerationSchema(jsonSchema: named), document)
+        } catch {
+            throw Invalid(message: "The schema of 'response_format' is not supported: \(error)", parameter: "response_format.json_schema.schema")
+        }
+    }
+
+    /// `document` with `name` as its title, which the prompt's description of it uses.
+    private static func named(_ document: JSONValue, _ name: String) -> JSONValue {
+        guard var object = document.objectValue, object["title"] == nil else { return document }
+        object.append(key: "title", value: .string(name))
+        return .object(object)
+    }
+
+    /// The function tools and how the model may call them.
+    private static func tools(_ value: JSONValue?, choice: JSONValue?) throws(Invalid) -> ([Transcript.ToolDefinition], GenerationOptions.ToolCallingMode.Kind) {
+        var definitions: [Transcript.ToolDefinition] = []
+        if let value, !value.isNull {
+            guard let list = value.arrayValue else { throw Invalid(message: "'tools' must be an array.", parameter: "tools") }
+            for (index, tool) in list.enumerated() {
+                let path = "tools[\(index)]"
+                guard tool["type"]?.stringValue == "function", let function = tool["function"], let name = function["name"]?.stringValue,
+                    !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+                else {
+                    throw Invalid(message: "'\(path)' must be a function with a name of letters, digits, '_' and '-'.", parameter: path)
+                }
+                guard !definitions.contains(where: { $0.name == name }) else { throw Invalid(message: "Two tools are named '\(name)'.", parameter: path) }
+                let parameters = function["parameters"] ?? .object(["type": .string("object"), "properties": .object([:])])
+                do {
+                    definitions.append(
+                        Transcript.ToolDefinition(
+                            name: name, description: function["description"]?.stringValue ?? "", parameters: try GenerationSchema(jsonSchema: parameters)))
+                } catch {
+                    throw Invalid(message: "The parameters of '\(name)' are not supported: \(error)", parameter: path + ".function.parameters")
+                }
+            }
+        }
+        guard let choice, !choice.isNull else { return (definitions, .allowed) }
+        switch choice.stringValue {
+        case "none"?: return (definitions, .disallowed)
+        case "auto"?: return (definitions, .allowed)
+        case "required"?:
+            guard !definitions.isEmpty else { throw Invalid(message: "'tool_choice' is required but there are no tools.", parameter: "tool_choice") }
+            return (definitions, .required)
+        default:
+            // One named function: only it, called.
+            guard let name = choice["function"]?["name"]?.stringValue, let tool = definitions.first(where: { $0.name == name }) else {
+                throw Invalid(message: "'tool_choice' must be none, auto, required or a function of 'tools'.", parameter: "tool_choice")
+            }
+            return ([tool], .required)
+        }
+    }
+}
