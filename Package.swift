@@ -65,10 +65,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "PartialJSON"),
-        .target(name: "ConstrainedDecoding"),
+        .target(name: "ConstrainedDecoding", dependencies: ["PartialJSON"]),
         // The model's kernels, one variant per CPU feature set, picked at run time.
         .target(name: "GuidedKernels"),
-        .target(name: "ChatTemplates"),
+        .target(name: "ChatTemplates", dependencies: ["PartialJSON"]),
         .target(name: "LlamaInference", dependencies: ["GuidedKernels", "ChatTemplates"]),
         .target(name: "ModelFetching"),
         .macro(

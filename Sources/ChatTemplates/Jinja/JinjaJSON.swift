@@ -1,3 +1,5 @@
+import PartialJSON
+
 /// JSON for templates: reading JSON text into values that keep the order of object keys (so that
 /// `tojson` writes tools back as they were given), and writing values as Python's `json.dumps`
 /// does, which Hugging Face's `tojson` filter calls.
@@ -5,14 +7,35 @@ enum JinjaJSON {
     /// How deep JSON text may nest.
     static let maximumNesting = 256
 
-    /// The value of JSON `text`; objects become dictionaries in their order.
+    /// The value of JSON `text`, read by PartialJSON's parser; objects become dictionaries in
+    /// their order (a repeated key keeps its first place and its last value, as Python's
+    /// `json.loads` does), integers `integer` where they fit, other numbers `double`.
     static func parse(_ text: String) throws(JinjaFailure) -> JinjaValue {
-        var reader = Reader(bytes: Array(text.utf8))
-        reader.skipWhitespace()
-        let value = try reader.readValue(depth: 0)
-        reader.skipWhitespace()
-        guard reader.index == reader.bytes.count else { throw reader.failure("extra data") }
-        return value
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: text, maximumDepth: maximumNesting)
+        } catch {
+            if case .depthLimitExceeded = error.reason { throw .limitExceeded("JSON nests deeper than \(maximumNesting) levels") }
+            throw .evaluation("the text is not JSON: \(error)")
+        }
+        return value(of: json)
+    }
+
+    /// The template value of `json`.
+    private static func value(of json: JSONValue) -> JinjaValue {
+        switch json {
+        case .null: return .none
+        case .bool(let flag): return .boolean(flag)
+        case .number(let number):
+            if number.isIntegerLiteral, let integer = try? number.intValue() { return .integer(integer) }
+            return .double((try? number.doubleValue()) ?? .nan)
+        case .string(let text): return .string(text)
+        case .array(let items): return .array(items.map(value(of:)))
+        case .object(let members):
+            var dictionary = JinjaDictionary()
+            for member in members { dictionary[member.key] = value(of: member.value) }
+            return .dictionary(dictionary)
+        }
     }
 
     /// How `json.dumps` is asked to write.
@@ -136,168 +159,4 @@ enum JinjaJSON {
         return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
-    /// Reads JSON from UTF-8 bytes.
-    private struct Reader {
-        let bytes: [UInt8]
-        var index = 0
-
-        func failure(_ reason: String) -> JinjaFailure {
-            .evaluation("invalid JSON at byte \(index): \(reason)")
-        }
-
-        mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-        }
-
-        mutating func readValue(depth: Int) throws(JinjaFailure) -> JinjaValue {
-            guard depth < JinjaJSON.maximumNesting else {
-                throw .limitExceeded("JSON nests deeper than \(JinjaJSON.maximumNesting) levels")
-            }
-            guard index < bytes.count else { throw failure("unexpected end") }
-            switch bytes[index] {
-            case UInt8(ascii: "{"):
-                index += 1
-                var dictionary = JinjaDictionary()
-                guard !skip(UInt8(ascii: "}")) else { return .dictionary(dictionary) }
-                repeat {
-                    skipWhitespace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key") }
-                    let key = try readString()
-                    guard skip(UInt8(ascii: ":")) else { throw failure("expected ':'") }
-                    skipWhitespace()
-                    dictionary[key] = try readValue(depth: depth + 1)
-                } while try continues(closing: UInt8(ascii: "}"))
-                return .dictionary(dictionary)
-            case UInt8(ascii: "["):
-                index += 1
-                var items: [JinjaValue] = []
-                guard !skip(UInt8(ascii: "]")) else { return .array(items) }
-                repeat {
-                    skipWhitespace()
-                    items.append(try readValue(depth: depth + 1))
-                } while try continues(closing: UInt8(ascii: "]"))
-                return .array(items)
-            case UInt8(ascii: "\""):
-                return .string(try readString())
-            case UInt8(ascii: "t"):
-                try expect("true")
-                return .boolean(true)
-            case UInt8(ascii: "f"):
-                try expect("false")
-                return .boolean(false)
-            case UInt8(ascii: "n"):
-                try expect("null")
-                return .none
-            default:
-                return try readNumber()
-            }
-        }
-
-        /// Skips whitespace, then `byte` when it is next.
-        mutating func skip(_ byte: UInt8) -> Bool {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-
-        /// After an item of an object or an array: `true` past a `,`, `false` past `closing`.
-        mutating func continues(closing: UInt8) throws(JinjaFailure) -> Bool {
-            if skip(UInt8(ascii: ",")) { return true }
-            if skip(closing) { return false }
-            throw failure(index < bytes.count ? "expected ',' or '\(Character(Unicode.Scalar(closing)))'" : "unexpected end")
-        }
-
-        mutating func expect(_ word: String) throws(JinjaFailure) {
-            let expected = Array(word.utf8)
-            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
-                throw failure("expected '\(word)'")
-            }
-            index += expected.count
-        }
-
-        mutating func readNumber() throws(JinjaFailure) -> JinjaValue {
-            let start = index
-            var isInteger = true
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-            while index < bytes.count {
-                let byte = bytes[index]
-                if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-                    index += 1
-                } else if [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(byte) {
-                    isInteger = false
-                    index += 1
-                } else {
-                    break
-                }
-            }
-            let text = String(decoding: bytes[start..<index], as: UTF8.self)
-            if isInteger, let integer = Int(text) { return .integer(integer) }
-            guard !text.isEmpty, text != "-", let double = Double(text) else { throw failure("expected a value") }
-            return .double(double)
-        }
-
-        mutating func readString() throws(JinjaFailure) -> String {
-            index += 1
-            var scalars = String.UnicodeScalarView()
-            var pending: [UInt8] = []
-            func flush() {
-                scalars.append(contentsOf: String(decoding: pending, as: UTF8.self).unicodeScalars)
-                pending.removeAll()
-            }
-            while true {
-                guard index < bytes.count else { throw failure("unterminated string") }
-                let byte = bytes[index]
-                index += 1
-                if byte == UInt8(ascii: "\"") {
-                    flush()
-                    return String(scalars)
-                }
-                guard byte == UInt8(ascii: "\\") else {
-                    guard byte >= 0x20 else { throw failure("control character in a string") }
-                    pending.append(byte)
-                    continue
-                }
-                flush()
-                guard index < bytes.count else { throw failure("unterminated string") }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
-                    var code = try readHex()
-                    if (0xD800..<0xDC00).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                        bytes[index + 1] == UInt8(ascii: "u")
-                    {
-                        let save = index
-                        index += 2
-                        let low = try readHex()
-                        if (0xDC00..<0xE000).contains(low) {
-                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                        } else {
-                            index = save
-                        }
-                    }
-                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-                default:
-                    throw failure("invalid escape")
-                }
-            }
-        }
-
-        mutating func readHex() throws(JinjaFailure) -> UInt32 {
-            guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
-                throw failure("invalid \\u escape")
-            }
-            index += 4
-            return code
-        }
-    }
 }

@@ -12,7 +12,7 @@ public struct SchemaValidator: Sendable {
 
     /// Reads a schema given as JSON text (any draft, as its `$schema` says).
     public init(jsonSchema: String, options: CompileOptions = CompileOptions()) throws(SchemaError) {
-        document = try SchemaValueParser.parse(jsonSchema)
+        document = try SchemaValue(parsing: jsonSchema)
         var lenient = options
         lenient.isLenient = true
         self.options = lenient
@@ -22,7 +22,7 @@ public struct SchemaValidator: Sendable {
     public func violation(in instance: String) -> SchemaViolation? {
         let value: SchemaValue
         do {
-            value = try SchemaValueParser.parse(instance)
+            value = try SchemaValue(parsing: instance)
         } catch {
             return SchemaViolation(keyword: "", schemaPointer: "", instancePointer: "", reason: "the value is not JSON: \(error)")
         }

@@ -1,5 +1,7 @@
 /// A JSON value of a schema document, with object members in order. The decoding engine reads
 /// its schemas itself, so that it depends on no other module.
+import PartialJSON
+
 indirect enum SchemaValue: Equatable, Sendable {
     case null
     case bool(Bool)
@@ -8,6 +10,30 @@ indirect enum SchemaValue: Equatable, Sendable {
     case string(String)
     case array([SchemaValue])
     case object([(key: String, value: SchemaValue)])
+
+    /// How deeply a document may nest.
+    static let maximumDepth = 256
+
+    /// The value of a whole JSON document, read by PartialJSON's strict parser (RFC 8259).
+    init(parsing text: String) throws(SchemaError) {
+        do {
+            self.init(try JSONValue(parsing: text, maximumDepth: Self.maximumDepth))
+        } catch {
+            throw .invalidJSON(error.description)
+        }
+    }
+
+    /// `json`, its members in order and its numbers as written.
+    init(_ json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .number(let number): self = .number(number.text)
+        case .string(let text): self = .string(text)
+        case .array(let items): self = .array(items.map(SchemaValue.init))
+        case .object(let members): self = .object(members.map { (key: $0.key, value: SchemaValue($0.value)) })
+        }
+    }
 
     static func == (lhs: SchemaValue, rhs: SchemaValue) -> Bool {
         switch (lhs, rhs) {
@@ -59,22 +85,8 @@ indirect enum SchemaValue: Equatable, Sendable {
     /// A string in its canonical JSON spelling: UTF-8, escaping only `"`, `\` and control
     /// characters, with the short escapes where they exist.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{8}": result += "\\b"
-            case "\u{c}": result += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var output: [UInt8] = []
+        JSONValue.writeString(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
 }
