@@ -15,16 +15,17 @@ public final class InferenceSession {
     /// them (half the memory of floats).
     private let keys: UnsafeMutablePointer<UInt16>
     private let values: UnsafeMutablePointer<UInt16>
-    /// One position's key and value, before they go into the cache.
-    private let key: UnsafeMutablePointer<Float>
-    private let value: UnsafeMutablePointer<Float>
-    private let hidden: UnsafeMutablePointer<Float>
-    private let normed: UnsafeMutablePointer<Float>
-    private let query: UnsafeMutablePointer<Float>
-    private let attention: UnsafeMutablePointer<Float>
-    private let projected: UnsafeMutablePointer<Float>
-    private let gate: UnsafeMutablePointer<Float>
-    private let up: UnsafeMutablePointer<Float>
+    /// The activations of the positions one forward pass runs: a token being decoded uses the
+    /// first row of each, a prefill batch up to ``batchSize`` rows.
+    private let hiddens: UnsafeMutablePointer<Float>
+    private let normeds: UnsafeMutablePointer<Float>
+    private let queries: UnsafeMutablePointer<Float>
+    private let newKeys: UnsafeMutablePointer<Float>
+    private let newValues: UnsafeMutablePointer<Float>
+    private let attentions: UnsafeMutablePointer<Float>
+    private let projections: UnsafeMutablePointer<Float>
+    private let gates: UnsafeMutablePointer<Float>
+    private let ups: UnsafeMutablePointer<Float>
     /// Attention's scores: one row of the context's length per thread.
     private let scores: UnsafeMutablePointer<Float>
     /// The rotary frequencies of the global layers, and of the sliding-window layers.
@@ -68,16 +69,17 @@ public final class InferenceSession {
         let cacheSize = configuration.layerCount * self.contextLength * configuration.keyValueDimension
         keys = .allocate(capacity: cacheSize)
         values = .allocate(capacity: cacheSize)
-        key = .allocate(capacity: configuration.keyValueDimension)
-        value = .allocate(capacity: configuration.keyValueDimension)
         let width = configuration.embeddingLength
-        hidden = .allocate(capacity: width)
-        normed = .allocate(capacity: width)
-        query = .allocate(capacity: configuration.queryDimension)
-        attention = .allocate(capacity: configuration.queryDimension)
-        projected = .allocate(capacity: width)
-        gate = .allocate(capacity: configuration.feedForwardLength)
-        up = .allocate(capacity: configuration.feedForwardLength)
+        let rows = min(Self.batchSize, self.contextLength)
+        hiddens = .allocate(capacity: rows * width)
+        normeds = .allocate(capacity: rows * width)
+        queries = .allocate(capacity: rows * configuration.queryDimension)
+        newKeys = .allocate(capacity: rows * configuration.keyValueDimension)
+        newValues = .allocate(capacity: rows * configuration.keyValueDimension)
+        attentions = .allocate(capacity: rows * configuration.queryDimension)
+        projections = .allocate(capacity: rows * width)
+        gates = .allocate(capacity: rows * configuration.feedForwardLength)
+        ups = .allocate(capacity: rows * configuration.feedForwardLength)
         scores = .allocate(capacity: self.contextLength * model.threadCount)
         logits = .allocate(capacity: configuration.vocabularySize)
         let widest = max(width, configuration.feedForwardLength, configuration.queryDimension)
@@ -99,7 +101,7 @@ public final class InferenceSession {
     deinit {
         keys.deallocate()
         values.deallocate()
-        for buffer in [key, value, hidden, normed, query, attention, projected, gate, up, scores] { buffer.deallocate() }
+        for buffer in [hiddens, normeds, queries, newKeys, newValues, attentions, projections, gates, ups, scores] { buffer.deallocate() }
         logits.deallocate()
         quantized.deallocate()
         batchQuantized.deallocate()
@@ -119,51 +121,17 @@ public final class InferenceSession {
         for token in tokens {
             guard token >= 0, Int(token) < model.configuration.vocabularySize else { throw .invalidToken(token) }
         }
-        // Several tokens go through in batches; one token at a time uses the decode path.
+        // Several tokens go through in batches; attention sums as llama.cpp's would for the batch
+        // it reads them in.
         var start = 0
         while start < tokens.count {
             let end = min(start + Self.batchSize, tokens.count)
             let roundingStart = start / Self.roundingBatch * Self.roundingBatch
             let roundingCount = min(tokens.count, roundingStart + Self.roundingBatch) - roundingStart
-            if end - start == 1 && roundingCount == 1 {
-                step(tokens[start], computingLogits: end == tokens.count)
-            } else {
-                prefill(tokens[start..<end], sumsInFloats: roundingCount >= Self.floatSumsBatch, computingLogits: end == tokens.count)
-            }
+            let halfSums = model.roundsAsLlamaCpp && roundingCount < Self.floatSumsBatch
+            forward(tokens[start..<end], halfSums: halfSums, computingLogits: end == tokens.count)
             start = end
         }
-    }
-
-    private func step(_ token: Int32, computingLogits: Bool) {
-        let configuration = model.configuration
-        let width = configuration.embeddingLength
-        let kvDimension = configuration.keyValueDimension
-        embed(token, into: hidden)
-        for (layerIndex, layer) in model.layers.enumerated() {
-            let cacheRow = layerIndex * contextLength * kvDimension + position * kvDimension
-            rmsNorm(hidden, layer.attentionNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
-            quantized.load(normed, count: width)
-            multiply(layer.query, into: query)
-            multiply(layer.key, into: key)
-            multiply(layer.value, into: value)
-            prepare(query: query, key: key, value: value, layer: layer, layerIndex: layerIndex, at: position)
-            guided_halves_from_floats(key, kvDimension, keys + cacheRow)
-            guided_halves_from_floats(value, kvDimension, values + cacheRow)
-            attend(query, into: attention, layerIndex: layerIndex, upTo: position, halfSums: model.roundsAsLlamaCpp, scores: scores)
-            quantized.load(attention, count: configuration.queryDimension)
-            multiply(layer.attentionOutput, into: projected)
-            addToResidual(projected, norm: layer.postAttentionNorm, into: hidden)
-            rmsNorm(hidden, layer.feedForwardNorm, into: normed, count: width, epsilon: configuration.normEpsilon)
-            quantized.load(normed, count: width)
-            multiply(layer.gate, into: gate)
-            multiply(layer.up, into: up)
-            activate(gate, up, count: configuration.feedForwardLength)
-            quantized.load(gate, count: configuration.feedForwardLength)
-            multiply(layer.down, into: projected)
-            addToResidual(projected, norm: layer.postFeedForwardNorm, into: hidden)
-        }
-        position += 1
-        computeLogits(computingLogits)
     }
 
     /// The embedding of `token`, scaled as the architecture wants.
@@ -228,12 +196,12 @@ public final class InferenceSession {
         }
     }
 
-    /// The logits after the hidden state, when asked.
-    private func computeLogits(_ asked: Bool) {
-        guard asked, let logitsBase = logits.baseAddress else { return }
+    /// The logits after the hidden state `hidden`.
+    private func computeLogits(after hidden: UnsafePointer<Float>) {
+        guard let logitsBase = logits.baseAddress else { return }
         let configuration = model.configuration
-        rmsNorm(hidden, model.outputNorm, into: normed, count: configuration.embeddingLength, epsilon: configuration.normEpsilon)
-        quantized.load(normed, count: configuration.embeddingLength)
+        rmsNorm(hidden, model.outputNorm, into: normeds, count: configuration.embeddingLength, epsilon: configuration.normEpsilon)
+        quantized.load(normeds, count: configuration.embeddingLength)
         multiply(model.output, into: logitsBase)
         if let cap = configuration.finalLogitSoftCap {
             for index in 0..<configuration.vocabularySize { logitsBase[index] = cap * tanhf(logitsBase[index] / cap) }
@@ -263,30 +231,23 @@ public final class InferenceSession {
         }
     }
 
-    /// Runs several tokens at once: each weight row is decoded once for all of them. Attention
-    /// sums in floats when `sumsInFloats`, else as llama.cpp does for a small batch.
-    private func prefill(_ tokens: ArraySlice<Int32>, sumsInFloats: Bool, computingLogits: Bool) {
+    /// Runs `tokens` through every layer at their positions, one after another in the cache: a
+    /// token being decoded alone (its products through the one-vector kernels, its work on the
+    /// calling thread), or a batch whose weight rows are each decoded once for all its tokens,
+    /// the work of each position shared across the threads. Attention sums in 16 bits when
+    /// `halfSums`, else in floats.
+    private func forward(_ tokens: ArraySlice<Int32>, halfSums: Bool, computingLogits: Bool) {
         let configuration = model.configuration
         let count = tokens.count
         let width = configuration.embeddingLength
         let queryDimension = configuration.queryDimension
         let kvDimension = configuration.keyValueDimension
         let feedForward = configuration.feedForwardLength
-        let hiddens = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
-        let normeds = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
-        let queries = UnsafeMutablePointer<Float>.allocate(capacity: count * queryDimension)
-        let attentions = UnsafeMutablePointer<Float>.allocate(capacity: count * queryDimension)
-        let projections = UnsafeMutablePointer<Float>.allocate(capacity: count * width)
-        let newKeys = UnsafeMutablePointer<Float>.allocate(capacity: count * kvDimension)
-        let newValues = UnsafeMutablePointer<Float>.allocate(capacity: count * kvDimension)
-        let gates = UnsafeMutablePointer<Float>.allocate(capacity: count * feedForward)
-        let ups = UnsafeMutablePointer<Float>.allocate(capacity: count * feedForward)
-        defer {
-            for buffer in [hiddens, normeds, queries, attentions, projections, newKeys, newValues, gates, ups] { buffer.deallocate() }
-        }
+        let epsilon = configuration.normEpsilon
         for (offset, token) in tokens.enumerated() { embed(token, into: hiddens + offset * width) }
-        // The work of each position, in shares of the batch across the threads.
+        // The work of each position: in place for one, in shares of the batch across the threads.
         func forEachPosition(_ body: (Int) -> Void) {
+            guard count > 1 else { return body(0) }
             model.parallelize(count) { _, offsets in
                 for offset in offsets { body(offset) }
             }
@@ -295,12 +256,12 @@ public final class InferenceSession {
         for (layerIndex, layer) in model.layers.enumerated() {
             let layerBase = layerIndex * contextLength * kvDimension
             forEachPosition { offset in
-                rmsNorm(hiddens + offset * width, layer.attentionNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
+                rmsNorm(hiddens + offset * width, layer.attentionNorm, into: normeds + offset * width, count: width, epsilon: epsilon)
             }
-            batchQuantized.load(normeds, count: count * width)
-            multiply(layer.query, batchOf: count, into: queries)
-            multiply(layer.key, batchOf: count, into: newKeys)
-            multiply(layer.value, batchOf: count, into: newValues)
+            load(normeds, positions: count, width: width)
+            multiply(layer.query, positions: count, into: queries)
+            multiply(layer.key, positions: count, into: newKeys)
+            multiply(layer.value, positions: count, into: newValues)
             forEachPosition { offset in
                 let at = position + offset
                 prepare(
@@ -309,35 +270,57 @@ public final class InferenceSession {
                 guided_halves_from_floats(newKeys + offset * kvDimension, kvDimension, keys + layerBase + at * kvDimension)
                 guided_halves_from_floats(newValues + offset * kvDimension, kvDimension, values + layerBase + at * kvDimension)
             }
-            // Later positions attend to more: each thread takes every `threads`-th position.
-            model.parallelize(threads) { chunk, _ in
-                for offset in stride(from: chunk, to: count, by: threads) {
-                    attend(
-                        queries + offset * queryDimension, into: attentions + offset * queryDimension, layerIndex: layerIndex,
-                        upTo: position + offset, halfSums: model.roundsAsLlamaCpp && !sumsInFloats, scores: scores + chunk * contextLength)
+            if count == 1 {
+                attend(queries, into: attentions, layerIndex: layerIndex, upTo: position, halfSums: halfSums, scores: scores)
+            } else {
+                // Later positions attend to more: each thread takes every `threads`-th position.
+                model.parallelize(threads) { chunk, _ in
+                    for offset in stride(from: chunk, to: count, by: threads) {
+                        attend(
+                            queries + offset * queryDimension, into: attentions + offset * queryDimension, layerIndex: layerIndex,
+                            upTo: position + offset, halfSums: halfSums, scores: scores + chunk * contextLength)
+                    }
                 }
             }
-            batchQuantized.load(attentions, count: count * queryDimension)
-            multiply(layer.attentionOutput, batchOf: count, into: projections)
+            load(attentions, positions: count, width: queryDimension)
+            multiply(layer.attentionOutput, positions: count, into: projections)
             forEachPosition { offset in
                 addToResidual(projections + offset * width, norm: layer.postAttentionNorm, into: hiddens + offset * width)
-                rmsNorm(hiddens + offset * width, layer.feedForwardNorm, into: normeds + offset * width, count: width, epsilon: configuration.normEpsilon)
+                rmsNorm(hiddens + offset * width, layer.feedForwardNorm, into: normeds + offset * width, count: width, epsilon: epsilon)
             }
-            batchQuantized.load(normeds, count: count * width)
-            multiply(layer.gate, batchOf: count, into: gates)
-            multiply(layer.up, batchOf: count, into: ups)
+            load(normeds, positions: count, width: width)
+            multiply(layer.gate, positions: count, into: gates)
+            multiply(layer.up, positions: count, into: ups)
             forEachPosition { offset in
                 activate(gates + offset * feedForward, ups + offset * feedForward, count: feedForward)
             }
-            batchQuantized.load(gates, count: count * feedForward)
-            multiply(layer.down, batchOf: count, into: projections)
+            load(gates, positions: count, width: feedForward)
+            multiply(layer.down, positions: count, into: projections)
             forEachPosition { offset in
                 addToResidual(projections + offset * width, norm: layer.postFeedForwardNorm, into: hiddens + offset * width)
             }
         }
         position += count
-        hidden.update(from: hiddens + (count - 1) * width, count: width)
-        computeLogits(computingLogits)
+        if computingLogits { computeLogits(after: hiddens + (count - 1) * width) }
+    }
+
+    /// Puts the inputs of the next products, `positions` rows of `width`, in the forms their
+    /// weights take: into ``quantized`` for one position, ``batchQuantized`` for a batch.
+    private func load(_ inputs: UnsafePointer<Float>, positions: Int, width: Int) {
+        if positions == 1 {
+            quantized.load(inputs, count: width)
+        } else {
+            batchQuantized.load(inputs, count: positions * width)
+        }
+    }
+
+    /// `outputs[t] = matrix × inputs[t]` for the `positions` inputs last loaded.
+    private func multiply(_ matrix: WeightMatrix, positions: Int, into outputs: UnsafeMutablePointer<Float>) {
+        if positions == 1 {
+            multiply(matrix, into: outputs)
+        } else {
+            multiply(matrix, batchOf: positions, into: outputs)
+        }
     }
 
     /// `output = matrix × input` for the input loaded in ``quantized``, put in the form the
