@@ -17,39 +17,84 @@
 #define GUIDED_LOOP_INLINE static inline
 #endif
 
-/// Bytes per block of a weight type: a half-precision scale, Q4_1's and Q5_1's half-precision
+// A switch on a tensor type lists every type: a type added to `GuidedTensorType` and forgotten
+// in a kernel is a compile error, not a silent misreading of its blocks.
+#pragma clang diagnostic error "-Wswitch"
+
+/// The types whose products do not run on the integer kernels, for the switches that must
+/// name every type.
+#define GUIDED_TYPES_WITHOUT_INTEGER_KERNEL \
+    case GUIDED_TYPE_F32:                   \
+    case GUIDED_TYPE_F16:                   \
+    case GUIDED_TYPE_BF16:                  \
+    case GUIDED_TYPE_Q8_1:                  \
+    case GUIDED_TYPE_Q8_K
+
+/// Elements per block of a tensor type.
+static inline size_t guided_block_size(GuidedTensorType type) {
+    switch (type) {
+    case GUIDED_TYPE_F32: case GUIDED_TYPE_F16: case GUIDED_TYPE_BF16: return 1;
+    case GUIDED_TYPE_Q4_0: case GUIDED_TYPE_Q4_1: case GUIDED_TYPE_Q5_0: case GUIDED_TYPE_Q5_1: case GUIDED_TYPE_Q8_0: case GUIDED_TYPE_Q8_1:
+    case GUIDED_TYPE_IQ4_NL: return 32;
+    case GUIDED_TYPE_Q2_K: case GUIDED_TYPE_Q3_K: case GUIDED_TYPE_Q4_K: case GUIDED_TYPE_Q5_K: case GUIDED_TYPE_Q6_K: case GUIDED_TYPE_Q8_K:
+        return 256;
+    }
+    return 0;
+}
+
+/// Bytes per block of a tensor type: a half-precision scale, Q4_1's and Q5_1's half-precision
 /// minimum, Q5's 32 fifth bits, and the quants (two 4-bit weights per byte: byte i holds weight i
 /// in its low half and weight i + 16 in its high half; one signed byte per weight for Q8_0); the
 /// K-quants' blocks of 256 as llama.cpp lays them out.
-static inline size_t guided_block_bytes(int type) {
+static inline size_t guided_block_bytes(GuidedTensorType type) {
     switch (type) {
-    case GUIDED_WEIGHTS_Q4_1: return 20;
-    case GUIDED_WEIGHTS_Q5_0: return 22;
-    case GUIDED_WEIGHTS_Q5_1: return 24;
-    case GUIDED_WEIGHTS_Q8_0: return 34;
-    case GUIDED_WEIGHTS_Q2_K: return 84;
-    case GUIDED_WEIGHTS_Q3_K: return 110;
-    case GUIDED_WEIGHTS_Q4_K: return 144;
-    case GUIDED_WEIGHTS_Q5_K: return 176;
-    case GUIDED_WEIGHTS_Q6_K: return 210;
-    default: return 18;  // Q4_0, IQ4_NL
+    case GUIDED_TYPE_F32: return 4;
+    case GUIDED_TYPE_F16: case GUIDED_TYPE_BF16: return 2;
+    case GUIDED_TYPE_Q4_0: case GUIDED_TYPE_IQ4_NL: return 18;
+    case GUIDED_TYPE_Q4_1: return 20;
+    case GUIDED_TYPE_Q5_0: return 22;
+    case GUIDED_TYPE_Q5_1: return 24;
+    case GUIDED_TYPE_Q8_0: return 34;
+    case GUIDED_TYPE_Q8_1: return 36;
+    case GUIDED_TYPE_Q2_K: return 84;
+    case GUIDED_TYPE_Q3_K: return 110;
+    case GUIDED_TYPE_Q4_K: return 144;
+    case GUIDED_TYPE_Q5_K: return 176;
+    case GUIDED_TYPE_Q6_K: return 210;
+    case GUIDED_TYPE_Q8_K: return 292;
     }
+    return 0;
+}
+
+/// The form in which products with weights of a type take their inputs, as llama.cpp's
+/// `vec_dot_type` has it.
+static inline GuidedInputFormat guided_input_format(GuidedTensorType type) {
+    switch (type) {
+    case GUIDED_TYPE_Q4_0: case GUIDED_TYPE_Q4_1: case GUIDED_TYPE_Q5_0: case GUIDED_TYPE_Q5_1: case GUIDED_TYPE_Q8_0: case GUIDED_TYPE_IQ4_NL:
+        return GUIDED_INPUT_BLOCKS32;
+    case GUIDED_TYPE_Q2_K: case GUIDED_TYPE_Q3_K: case GUIDED_TYPE_Q4_K: case GUIDED_TYPE_Q5_K: case GUIDED_TYPE_Q6_K:
+        return GUIDED_INPUT_BLOCKS256;
+    case GUIDED_TYPE_F16: return GUIDED_INPUT_HALF;
+    case GUIDED_TYPE_BF16: return GUIDED_INPUT_BFLOAT;
+    case GUIDED_TYPE_F32: case GUIDED_TYPE_Q8_1: case GUIDED_TYPE_Q8_K: return GUIDED_INPUT_FLOAT;
+    }
+    return GUIDED_INPUT_FLOAT;
 }
 
 /// Whether a type's blocks hold 256 weights (eight sub-blocks of 32).
 static inline int guided_is_k_quant(int type) {
-    return type == GUIDED_WEIGHTS_Q2_K || type == GUIDED_WEIGHTS_Q3_K || type == GUIDED_WEIGHTS_Q4_K || type == GUIDED_WEIGHTS_Q5_K || type == GUIDED_WEIGHTS_Q6_K;
+    return guided_block_size((GuidedTensorType)type) == 256;
 }
 
 /// The bytes of the block that holds sub-block `b` (of 32 weights) of a row.
 static inline const uint8_t *guided_block_of(int type, const uint8_t *row, size_t b) {
-    return guided_is_k_quant(type) ? row + (b / 8) * guided_block_bytes(type) : row + b * guided_block_bytes(type);
+    return guided_is_k_quant(type) ? row + (b / 8) * guided_block_bytes((GuidedTensorType)type) : row + b * guided_block_bytes((GuidedTensorType)type);
 }
 
 /// Whether a type's weights are signed codes (products with the sign trick) rather than unsigned
 /// codes with an offset or a minimum.
 static inline int guided_is_signed(int type) {
-    return type == GUIDED_WEIGHTS_Q8_0 || type == GUIDED_WEIGHTS_Q3_K || type == GUIDED_WEIGHTS_Q6_K || type == GUIDED_WEIGHTS_IQ4_NL;
+    return type == GUIDED_TYPE_Q8_0 || type == GUIDED_TYPE_Q3_K || type == GUIDED_TYPE_Q6_K || type == GUIDED_TYPE_IQ4_NL;
 }
 
 /// The signed 6-bit scale (of 16) of 16-element group `index` of a Q3_K block, packed in 12 bytes.
@@ -76,23 +121,24 @@ static inline void guided_scale_and_minimum(const uint8_t *scales, int j, int *s
 /// `multiply_rows(type, ...)` with `type` as a constant of each weight type, so that each
 /// inlined copy of the loops reads only its block layout.
 #define GUIDED_MULTIPLY_BY_TYPE(multiply_rows, type, ...)                  \
-    switch (type) {                                                        \
-    case GUIDED_WEIGHTS_Q4_0: multiply_rows(GUIDED_WEIGHTS_Q4_0, __VA_ARGS__); break; \
-    case GUIDED_WEIGHTS_Q4_1: multiply_rows(GUIDED_WEIGHTS_Q4_1, __VA_ARGS__); break; \
-    case GUIDED_WEIGHTS_Q5_0: multiply_rows(GUIDED_WEIGHTS_Q5_0, __VA_ARGS__); break; \
-    case GUIDED_WEIGHTS_Q5_1: multiply_rows(GUIDED_WEIGHTS_Q5_1, __VA_ARGS__); break; \
-    case GUIDED_WEIGHTS_Q2_K: multiply_rows(GUIDED_WEIGHTS_Q2_K, __VA_ARGS__); break; \
-    case GUIDED_WEIGHTS_Q3_K: multiply_rows(GUIDED_WEIGHTS_Q3_K, __VA_ARGS__); break; \
-    case GUIDED_WEIGHTS_Q4_K: multiply_rows(GUIDED_WEIGHTS_Q4_K, __VA_ARGS__); break; \
-    case GUIDED_WEIGHTS_Q5_K: multiply_rows(GUIDED_WEIGHTS_Q5_K, __VA_ARGS__); break; \
-    case GUIDED_WEIGHTS_Q6_K: multiply_rows(GUIDED_WEIGHTS_Q6_K, __VA_ARGS__); break; \
-    case GUIDED_WEIGHTS_IQ4_NL: multiply_rows(GUIDED_WEIGHTS_IQ4_NL, __VA_ARGS__); break; \
-    default: multiply_rows(GUIDED_WEIGHTS_Q8_0, __VA_ARGS__); break;      \
+    switch ((GuidedTensorType)(type)) {                                    \
+    case GUIDED_TYPE_Q8_0: multiply_rows(GUIDED_TYPE_Q8_0, __VA_ARGS__); break; \
+    case GUIDED_TYPE_Q4_0: multiply_rows(GUIDED_TYPE_Q4_0, __VA_ARGS__); break; \
+    case GUIDED_TYPE_Q4_1: multiply_rows(GUIDED_TYPE_Q4_1, __VA_ARGS__); break; \
+    case GUIDED_TYPE_Q5_0: multiply_rows(GUIDED_TYPE_Q5_0, __VA_ARGS__); break; \
+    case GUIDED_TYPE_Q5_1: multiply_rows(GUIDED_TYPE_Q5_1, __VA_ARGS__); break; \
+    case GUIDED_TYPE_Q2_K: multiply_rows(GUIDED_TYPE_Q2_K, __VA_ARGS__); break; \
+    case GUIDED_TYPE_Q3_K: multiply_rows(GUIDED_TYPE_Q3_K, __VA_ARGS__); break; \
+    case GUIDED_TYPE_Q4_K: multiply_rows(GUIDED_TYPE_Q4_K, __VA_ARGS__); break; \
+    case GUIDED_TYPE_Q5_K: multiply_rows(GUIDED_TYPE_Q5_K, __VA_ARGS__); break; \
+    case GUIDED_TYPE_Q6_K: multiply_rows(GUIDED_TYPE_Q6_K, __VA_ARGS__); break; \
+    case GUIDED_TYPE_IQ4_NL: multiply_rows(GUIDED_TYPE_IQ4_NL, __VA_ARGS__); break; \
+    GUIDED_TYPES_WITHOUT_INTEGER_KERNEL: break;                           \
     }
 
 /// The offset of a block's quants (Q4_0, Q4_1, Q8_0).
 static inline size_t guided_quant_offset(int type) {
-    return type == GUIDED_WEIGHTS_Q4_1 ? 4 : 2;
+    return type == GUIDED_TYPE_Q4_1 ? 4 : 2;
 }
 
 static inline uint16_t guided_load_u16(const uint8_t *pointer) {
@@ -161,7 +207,7 @@ static inline float guided_rounded_to_half(float x) { return guided_half_to_floa
 /// `x` with the sums that the offsets of `type` take: the rounded ones for Q4_1 and Q5_1, whose
 /// minimums llama.cpp multiplies by its Q8_1 blocks' 16-bit sums.
 static inline GuidedQuantizedVectors guided_offset_sums(int type, GuidedQuantizedVectors x) {
-    if (type == GUIDED_WEIGHTS_Q4_1 || type == GUIDED_WEIGHTS_Q5_1) x.sums = x.roundedSums;
+    if (type == GUIDED_TYPE_Q4_1 || type == GUIDED_TYPE_Q5_1) x.sums = x.roundedSums;
     return x;
 }
 

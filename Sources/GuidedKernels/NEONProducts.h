@@ -21,21 +21,21 @@ INLINE NEON_TARGET int32x4_t NEON_NAME(add_products)(int32x4_t sums, int8x16_t l
 }
 
 INLINE NEON_TARGET float NEON_NAME(row_product)(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
-    size_t blockBytes = guided_block_bytes(type);
+    size_t blockBytes = guided_block_bytes((GuidedTensorType)type);
     float32x4_t total = vdupq_n_f32(0);
     float offsets = 0;
     for (size_t b = 0; b < blocks; b++) {
         const uint8_t *pointer = row + b * blockBytes;
         float scale = half_to_float(pointer);
         int8x16_t low, high;
-        if (type == GUIDED_WEIGHTS_Q8_0) {
+        if (type == GUIDED_TYPE_Q8_0) {
             low = vld1q_s8((const int8_t *)(pointer + 2));
             high = vld1q_s8((const int8_t *)(pointer + 18));
         } else {
             uint8x16_t packed = vld1q_u8(pointer + guided_quant_offset(type));
             low = vreinterpretq_s8_u8(vandq_u8(packed, vdupq_n_u8(0x0F)));
             high = vreinterpretq_s8_u8(vshrq_n_u8(packed, 4));
-            offsets += (type == GUIDED_WEIGHTS_Q4_1 ? half_to_float(pointer + 2) : -8 * scale) * x.sums[b];
+            offsets += (type == GUIDED_TYPE_Q4_1 ? half_to_float(pointer + 2) : -8 * scale) * x.sums[b];
         }
         int32x4_t sums = NEON_NAME(add_products)(vdupq_n_s32(0), low, high, x.values + b * 32);
         total = vfmaq_n_f32(total, vcvtq_f32_s32(sums), scale * x.scales[b]);
@@ -62,11 +62,21 @@ static NEON_TARGET void NEON_NAME(multiply)(
     GuidedQuantizedVectors inputs, size_t vectorCount, float *outputs, size_t outputStride) {
     // The other types through the portable loops, which the compiler vectorizes for NEON.
     inputs = guided_offset_sums(type, inputs);
-    switch (type) {
-    case GUIDED_WEIGHTS_Q4_0: NEON_NAME(multiply_rows)(GUIDED_WEIGHTS_Q4_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
-    case GUIDED_WEIGHTS_Q4_1: NEON_NAME(multiply_rows)(GUIDED_WEIGHTS_Q4_1, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
-    case GUIDED_WEIGHTS_Q8_0: NEON_NAME(multiply_rows)(GUIDED_WEIGHTS_Q8_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
-    default: guided_portable_kernels.multiply(type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
+    switch ((GuidedTensorType)type) {
+    case GUIDED_TYPE_Q4_0: NEON_NAME(multiply_rows)(GUIDED_TYPE_Q4_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
+    case GUIDED_TYPE_Q4_1: NEON_NAME(multiply_rows)(GUIDED_TYPE_Q4_1, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
+    case GUIDED_TYPE_Q8_0: NEON_NAME(multiply_rows)(GUIDED_TYPE_Q8_0, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride); break;
+    case GUIDED_TYPE_Q5_0:
+    case GUIDED_TYPE_Q5_1:
+    case GUIDED_TYPE_Q2_K:
+    case GUIDED_TYPE_Q3_K:
+    case GUIDED_TYPE_Q4_K:
+    case GUIDED_TYPE_Q5_K:
+    case GUIDED_TYPE_Q6_K:
+    case GUIDED_TYPE_IQ4_NL:
+    GUIDED_TYPES_WITHOUT_INTEGER_KERNEL:
+        guided_portable_kernels.multiply(type, matrix, rowBytes, blocks, rowStart, rowEnd, inputs, vectorCount, outputs, outputStride);
+        break;
     }
 }
 

@@ -61,29 +61,29 @@ __attribute__((always_inline)) static inline void load_sub_block(int type, const
     const uint8_t *block = guided_block_of(type, row, b);
     float scale = 0, offset = 0;
     s->halfOffset = 0;
-    switch (type) {
-    case GUIDED_WEIGHTS_Q8_0:
+    switch ((GuidedTensorType)type) {
+    case GUIDED_TYPE_Q8_0:
         for (int i = 0; i < 32; i++) s->codes[i] = ((const int8_t *)block)[2 + i];
         scale = guided_half_to_float(guided_load_u16(block));
         break;
-    case GUIDED_WEIGHTS_Q4_0:
-    case GUIDED_WEIGHTS_Q4_1:
-    case GUIDED_WEIGHTS_IQ4_NL: {
+    case GUIDED_TYPE_Q4_0:
+    case GUIDED_TYPE_Q4_1:
+    case GUIDED_TYPE_IQ4_NL: {
         const uint8_t *quants = block + guided_quant_offset(type);
         for (int i = 0; i < 16; i++) {
             s->codes[i] = quants[i] & 0x0F;
             s->codes[i + 16] = quants[i] >> 4;
         }
         scale = guided_half_to_float(guided_load_u16(block));
-        if (type == GUIDED_WEIGHTS_IQ4_NL) {
+        if (type == GUIDED_TYPE_IQ4_NL) {
             for (int i = 0; i < 32; i++) s->codes[i] = guided_nonlinear_values[s->codes[i]];
         }
-        offset = type == GUIDED_WEIGHTS_Q4_1 ? guided_half_to_float(guided_load_u16(block + 2)) : type == GUIDED_WEIGHTS_Q4_0 ? -8 * scale : 0;
+        offset = type == GUIDED_TYPE_Q4_1 ? guided_half_to_float(guided_load_u16(block + 2)) : type == GUIDED_TYPE_Q4_0 ? -8 * scale : 0;
         break;
     }
-    case GUIDED_WEIGHTS_Q5_0:
-    case GUIDED_WEIGHTS_Q5_1: {
-        size_t high = type == GUIDED_WEIGHTS_Q5_1 ? 4 : 2;
+    case GUIDED_TYPE_Q5_0:
+    case GUIDED_TYPE_Q5_1: {
+        size_t high = type == GUIDED_TYPE_Q5_1 ? 4 : 2;
         uint32_t bits;
         memcpy(&bits, block + high, 4);
         for (int i = 0; i < 16; i++) {
@@ -91,23 +91,23 @@ __attribute__((always_inline)) static inline void load_sub_block(int type, const
             s->codes[i + 16] = (block[high + 4 + i] >> 4) | ((bits >> (i + 16)) & 1) << 4;
         }
         scale = guided_half_to_float(guided_load_u16(block));
-        offset = type == GUIDED_WEIGHTS_Q5_1 ? guided_half_to_float(guided_load_u16(block + 2)) : -16 * scale;
+        offset = type == GUIDED_TYPE_Q5_1 ? guided_half_to_float(guided_load_u16(block + 2)) : -16 * scale;
         break;
     }
-    case GUIDED_WEIGHTS_Q4_K:
-    case GUIDED_WEIGHTS_Q5_K: {
+    case GUIDED_TYPE_Q4_K:
+    case GUIDED_TYPE_Q5_K: {
         int j = (int)(b % 8), subScale, subMinimum;
         guided_scale_and_minimum(block + 4, j, &subScale, &subMinimum);
-        const uint8_t *quants = block + (type == GUIDED_WEIGHTS_Q5_K ? 48 : 16) + (j / 2) * 32;
+        const uint8_t *quants = block + (type == GUIDED_TYPE_Q5_K ? 48 : 16) + (j / 2) * 32;
         for (int i = 0; i < 32; i++) {
             s->codes[i] = (quants[i] >> (4 * (j & 1))) & 0x0F;
-            if (type == GUIDED_WEIGHTS_Q5_K) s->codes[i] |= ((block[16 + i] >> j) & 1) << 4;
+            if (type == GUIDED_TYPE_Q5_K) s->codes[i] |= ((block[16 + i] >> j) & 1) << 4;
         }
         scale = guided_half_to_float(guided_load_u16(block)) * (float)subScale;
         offset = -guided_half_to_float(guided_load_u16(block + 2)) * (float)subMinimum;
         break;
     }
-    case GUIDED_WEIGHTS_Q3_K: {
+    case GUIDED_TYPE_Q3_K: {
         // Two bits from the codes, a third from the high-bit mask (clear: minus 4).
         int j = (int)(b % 8);
         const uint8_t *low = block + 32 + (j / 4) * 32;
@@ -120,7 +120,7 @@ __attribute__((always_inline)) static inline void load_sub_block(int type, const
         s->offset = 0;
         return;
     }
-    case GUIDED_WEIGHTS_Q2_K: {
+    case GUIDED_TYPE_Q2_K: {
         int j = (int)(b % 8);
         const uint8_t *quants = block + 16 + (j / 4) * 32;
         for (int i = 0; i < 32; i++) s->codes[i] = (quants[i] >> (2 * (j % 4))) & 3;
@@ -131,7 +131,7 @@ __attribute__((always_inline)) static inline void load_sub_block(int type, const
         s->halfOffset = -minimum * ((float)(block[2 * j] >> 4) - (float)(block[2 * j + 1] >> 4));
         return;
     }
-    case GUIDED_WEIGHTS_Q6_K: {
+    case GUIDED_TYPE_Q6_K: {
         int j = (int)(b % 8), half = j / 4, group = j % 4;
         const uint8_t *low = block + half * 64 + (group % 2) * 32, *high = block + 128 + half * 32;
         for (int i = 0; i < 32; i++) {
@@ -143,6 +143,10 @@ __attribute__((always_inline)) static inline void load_sub_block(int type, const
         s->offset = 0;
         return;
     }
+    GUIDED_TYPES_WITHOUT_INTEGER_KERNEL:
+        // Never multiplied here: their products run in floats.
+        memset(s->codes, 0, sizeof(s->codes));
+        break;
     }
     s->scales[0] = scale;
     s->scales[1] = scale;
@@ -161,7 +165,7 @@ __attribute__((always_inline)) static inline float row_product(
         for (int i = 0; i < 16; i++) low += s.codes[i] * (int16_t)x[i];
         for (int i = 16; i < 32; i++) high += s.codes[i] * (int16_t)x[i];
         total += scales[b] * (s.scales[0] * (float)low + s.scales[1] * (float)high) + s.offset * sums[b];
-        if (type == GUIDED_WEIGHTS_Q2_K) total += s.halfOffset * halfSums[b];
+        if (type == GUIDED_TYPE_Q2_K) total += s.halfOffset * halfSums[b];
     }
     return total;
 }

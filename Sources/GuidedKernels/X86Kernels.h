@@ -85,36 +85,36 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
     Block block;
     float scale;
     block.halfOffset = 0;
-    switch (type) {
-    case GUIDED_WEIGHTS_Q8_0:
+    switch ((GuidedTensorType)type) {
+    case GUIDED_TYPE_Q8_0:
         block.quants = _mm256_loadu_si256((const __m256i *)(pointer + 2));
         scale = _cvtsh_ss(guided_load_u16(pointer));
         block.offset = 0;
         break;
-    case GUIDED_WEIGHTS_IQ4_NL: {
+    case GUIDED_TYPE_IQ4_NL: {
         __m128i table = _mm_loadu_si128((const __m128i *)guided_nonlinear_values);
         block.quants = _mm256_shuffle_epi8(_mm256_set_m128i(table, table), nibbles(pointer + 2));
         scale = _cvtsh_ss(guided_load_u16(pointer));
         block.offset = 0;
         break;
     }
-    case GUIDED_WEIGHTS_Q5_0:
-    case GUIDED_WEIGHTS_Q5_1: {
-        size_t high = type == GUIDED_WEIGHTS_Q5_1 ? 4 : 2;
+    case GUIDED_TYPE_Q5_0:
+    case GUIDED_TYPE_Q5_1: {
+        size_t high = type == GUIDED_TYPE_Q5_1 ? 4 : 2;
         uint32_t bits;
         memcpy(&bits, pointer + high, 4);
         block.quants = _mm256_or_si256(nibbles(pointer + high + 4), _mm256_and_si256(bytes_from_bits(bits), _mm256_set1_epi8(0x10)));
         scale = _cvtsh_ss(guided_load_u16(pointer));
-        block.offset = type == GUIDED_WEIGHTS_Q5_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -16 * scale;
+        block.offset = type == GUIDED_TYPE_Q5_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -16 * scale;
         break;
     }
-    case GUIDED_WEIGHTS_Q4_K:
-    case GUIDED_WEIGHTS_Q5_K: {
+    case GUIDED_TYPE_Q4_K:
+    case GUIDED_TYPE_Q5_K: {
         int j = (int)(b % 8), subScale, subMinimum;
         guided_scale_and_minimum(pointer + 4, j, &subScale, &subMinimum);
-        __m256i quants = _mm256_loadu_si256((const __m256i *)(pointer + (type == GUIDED_WEIGHTS_Q5_K ? 48 : 16) + (j / 2) * 32));
+        __m256i quants = _mm256_loadu_si256((const __m256i *)(pointer + (type == GUIDED_TYPE_Q5_K ? 48 : 16) + (j / 2) * 32));
         quants = _mm256_and_si256(_mm256_srl_epi16(quants, _mm_cvtsi32_si128(4 * (j & 1))), _mm256_set1_epi8(0x0F));
-        if (type == GUIDED_WEIGHTS_Q5_K) {
+        if (type == GUIDED_TYPE_Q5_K) {
             __m256i high = _mm256_srl_epi16(_mm256_loadu_si256((const __m256i *)(pointer + 16)), _mm_cvtsi32_si128(j));
             quants = _mm256_or_si256(quants, _mm256_slli_epi16(_mm256_and_si256(high, _mm256_set1_epi8(1)), 4));
         }
@@ -123,7 +123,7 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
         block.offset = -_cvtsh_ss(guided_load_u16(pointer + 2)) * (float)subMinimum;
         break;
     }
-    case GUIDED_WEIGHTS_Q3_K: {
+    case GUIDED_TYPE_Q3_K: {
         int j = (int)(b % 8);
         __m256i low = _mm256_loadu_si256((const __m256i *)(pointer + 32 + (j / 4) * 32));
         low = _mm256_and_si256(_mm256_srl_epi16(low, _mm_cvtsi32_si128(2 * (j % 4))), _mm256_set1_epi8(3));
@@ -136,7 +136,7 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
         block.offset = 0;
         return block;
     }
-    case GUIDED_WEIGHTS_Q2_K: {
+    case GUIDED_TYPE_Q2_K: {
         int j = (int)(b % 8);
         __m256i codes = _mm256_loadu_si256((const __m256i *)(pointer + 16 + (j / 4) * 32));
         block.quants = _mm256_and_si256(_mm256_srl_epi16(codes, _mm_cvtsi32_si128(2 * (j % 4))), _mm256_set1_epi8(3));
@@ -146,7 +146,7 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
         block.halfOffset = -minimum * ((float)(pointer[2 * j] >> 4) - (float)(pointer[2 * j + 1] >> 4));
         return block;
     }
-    case GUIDED_WEIGHTS_Q6_K: {
+    case GUIDED_TYPE_Q6_K: {
         int j = (int)(b % 8), half = j / 4, group = j % 4;
         __m256i low = _mm256_loadu_si256((const __m256i *)(pointer + half * 64 + (group % 2) * 32));
         low = _mm256_and_si256(_mm256_srl_epi16(low, _mm_cvtsi32_si128(4 * (group / 2))), _mm256_set1_epi8(0x0F));
@@ -159,12 +159,19 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
         block.offset = 0;
         return block;
     }
-    default: {  // Q4_0, Q4_1
+    case GUIDED_TYPE_Q4_0:
+    case GUIDED_TYPE_Q4_1: {
         block.quants = nibbles(pointer + guided_quant_offset(type));
         scale = _cvtsh_ss(guided_load_u16(pointer));
-        block.offset = type == GUIDED_WEIGHTS_Q4_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -8 * scale;
+        block.offset = type == GUIDED_TYPE_Q4_1 ? _cvtsh_ss(guided_load_u16(pointer + 2)) : -8 * scale;
         break;
     }
+    GUIDED_TYPES_WITHOUT_INTEGER_KERNEL:
+        // Never multiplied here: their products run in floats.
+        block.quants = _mm256_setzero_si256();
+        scale = 0;
+        block.offset = 0;
+        break;
     }
     block.scale = _mm256_set1_ps(scale);
     return block;
@@ -204,7 +211,7 @@ INLINE X86_TARGET float dot(const float *left, const float *right, size_t count)
 INLINE X86_TARGET float offset_terms(int type, const float *offsets, size_t blocks, GuidedQuantizedVectors x) {
     if (guided_is_signed(type)) return 0;
     float total = dot(offsets, x.sums, blocks);
-    if (type == GUIDED_WEIGHTS_Q2_K) total += dot(offsets + blocks, x.halfSums, blocks);
+    if (type == GUIDED_TYPE_Q2_K) total += dot(offsets + blocks, x.halfSums, blocks);
     return total;
 }
 
@@ -212,7 +219,7 @@ INLINE X86_TARGET float offset_terms(int type, const float *offsets, size_t bloc
 /// `offset_terms`; types without offsets keep nothing.
 INLINE X86_TARGET void keep_offsets(int type, Block w, size_t b, size_t blocks, float *offsets) {
     if (!guided_is_signed(type)) offsets[b] = w.offset;
-    if (type == GUIDED_WEIGHTS_Q2_K) offsets[blocks + b] = w.halfOffset;
+    if (type == GUIDED_TYPE_Q2_K) offsets[blocks + b] = w.halfOffset;
 }
 
 /// A row's sums of block products, even and odd blocks apart, as a batch sums them (with VNNI in
@@ -365,7 +372,7 @@ INLINE X86_TARGET __m512 tile_dot(const float *left, const float *right, size_t 
 INLINE X86_TARGET __m512 tile_offset_terms(int type, const float *offsets, const float *sums, size_t blocks) {
     if (guided_is_signed(type)) return _mm512_setzero_ps();
     __m512 total = tile_dot(offsets, sums, blocks);
-    if (type == GUIDED_WEIGHTS_Q2_K) total = _mm512_add_ps(total, tile_dot(offsets + blocks * 4, sums + blocks * 4, blocks));
+    if (type == GUIDED_TYPE_Q2_K) total = _mm512_add_ps(total, tile_dot(offsets + blocks * 4, sums + blocks * 4, blocks));
     return total;
 }
 
@@ -501,7 +508,7 @@ LOOP X86_TARGET void multiply_batch(
     // Each group's input sums block by block (then Q2_K's half sums), for the offset terms of
     // full tiles.
     size_t groups = X86_VNNI && !guided_is_signed(type) ? vectorCount / VECTOR_GROUP : 0;
-    size_t terms = type == GUIDED_WEIGHTS_Q2_K ? 2 * blocks : blocks;
+    size_t terms = type == GUIDED_TYPE_Q2_K ? 2 * blocks : blocks;
     float groupSums[groups * VECTOR_GROUP * terms + 1];
     for (size_t g = 0; g < groups; g++) {
         for (size_t v = 0; v < VECTOR_GROUP; v++) {

@@ -30,17 +30,17 @@ typedef struct {
 } WeightType;
 
 static const WeightType types[] = {
-    {GUIDED_WEIGHTS_Q4_0, "Q4_0", 18, 32, {0, -1}, 0.011f},
-    {GUIDED_WEIGHTS_Q4_1, "Q4_1", 20, 32, {0, 2}, 0.011f},
-    {GUIDED_WEIGHTS_Q5_0, "Q5_0", 22, 32, {0, -1}, 0.0054f},
-    {GUIDED_WEIGHTS_Q5_1, "Q5_1", 24, 32, {0, 2}, 0.0054f},
-    {GUIDED_WEIGHTS_Q8_0, "Q8_0", 34, 32, {0, -1}, 0.00068f},
-    {GUIDED_WEIGHTS_IQ4_NL, "IQ4_NL", 18, 32, {0, -1}, 0.0007f},
-    {GUIDED_WEIGHTS_Q2_K, "Q2_K", 84, 256, {80, 82}, 0.006f},
-    {GUIDED_WEIGHTS_Q3_K, "Q3_K", 110, 256, {108, -1}, 0.0012f},
-    {GUIDED_WEIGHTS_Q4_K, "Q4_K", 144, 256, {0, 2}, 0.00034f},
-    {GUIDED_WEIGHTS_Q5_K, "Q5_K", 176, 256, {0, 2}, 0.00017f},
-    {GUIDED_WEIGHTS_Q6_K, "Q6_K", 210, 256, {208, -1}, 0.000037f},
+    {GUIDED_TYPE_Q4_0, "Q4_0", 18, 32, {0, -1}, 0.011f},
+    {GUIDED_TYPE_Q4_1, "Q4_1", 20, 32, {0, 2}, 0.011f},
+    {GUIDED_TYPE_Q5_0, "Q5_0", 22, 32, {0, -1}, 0.0054f},
+    {GUIDED_TYPE_Q5_1, "Q5_1", 24, 32, {0, 2}, 0.0054f},
+    {GUIDED_TYPE_Q8_0, "Q8_0", 34, 32, {0, -1}, 0.00068f},
+    {GUIDED_TYPE_IQ4_NL, "IQ4_NL", 18, 32, {0, -1}, 0.0007f},
+    {GUIDED_TYPE_Q2_K, "Q2_K", 84, 256, {80, 82}, 0.006f},
+    {GUIDED_TYPE_Q3_K, "Q3_K", 110, 256, {108, -1}, 0.0012f},
+    {GUIDED_TYPE_Q4_K, "Q4_K", 144, 256, {0, 2}, 0.00034f},
+    {GUIDED_TYPE_Q5_K, "Q5_K", 176, 256, {0, 2}, 0.00017f},
+    {GUIDED_TYPE_Q6_K, "Q6_K", 210, 256, {208, -1}, 0.000037f},
 };
 
 /// A random matrix of `rows` rows of `blocks32` blocks of 32 weights.

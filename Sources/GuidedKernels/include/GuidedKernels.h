@@ -24,22 +24,56 @@ typedef struct {
     float *_Nonnull roundedSums;
 } GuidedQuantizedVectors;
 
-/// The weight types that have integer kernels, by their GGML type numbers. The K-quants hold 256
-/// weights per block, in sub-blocks of 32 (with a scale, and a minimum for Q4_K and Q5_K) or of 16
-/// (Q3_K's and Q6_K's scales, Q2_K's scales and minimums); the others 32.
-enum {
-    GUIDED_WEIGHTS_Q4_0 = 2,
-    GUIDED_WEIGHTS_Q4_1 = 3,
-    GUIDED_WEIGHTS_Q5_0 = 6,
-    GUIDED_WEIGHTS_Q5_1 = 7,
-    GUIDED_WEIGHTS_Q8_0 = 8,
-    GUIDED_WEIGHTS_Q2_K = 10,
-    GUIDED_WEIGHTS_Q3_K = 11,
-    GUIDED_WEIGHTS_Q4_K = 12,
-    GUIDED_WEIGHTS_Q5_K = 13,
-    GUIDED_WEIGHTS_Q6_K = 14,
-    GUIDED_WEIGHTS_IQ4_NL = 20,
-};
+/// The GGUF tensor types this library reads, by their GGML type numbers: described once, in
+/// ``guided_type_traits``, which Swift reads. The K-quants hold 256 weights per block, in
+/// sub-blocks of 32 (with a scale, and a minimum for Q4_K and Q5_K) or of 16 (Q3_K's and Q6_K's
+/// scales, Q2_K's scales and minimums); the other quantized types 32. Every `switch` on a type
+/// in the kernels lists every case (a missing one is a compile error), so that a type added here
+/// is handled, or refused, everywhere.
+typedef enum {
+    GUIDED_TYPE_F32 = 0,
+    GUIDED_TYPE_F16 = 1,
+    GUIDED_TYPE_Q4_0 = 2,
+    GUIDED_TYPE_Q4_1 = 3,
+    GUIDED_TYPE_Q5_0 = 6,
+    GUIDED_TYPE_Q5_1 = 7,
+    GUIDED_TYPE_Q8_0 = 8,
+    GUIDED_TYPE_Q8_1 = 9,
+    GUIDED_TYPE_Q2_K = 10,
+    GUIDED_TYPE_Q3_K = 11,
+    GUIDED_TYPE_Q4_K = 12,
+    GUIDED_TYPE_Q5_K = 13,
+    GUIDED_TYPE_Q6_K = 14,
+    GUIDED_TYPE_Q8_K = 15,
+    GUIDED_TYPE_IQ4_NL = 20,
+    GUIDED_TYPE_BF16 = 30,
+} GuidedTensorType;
+
+/// The form in which a matrix product takes its input vector, chosen by the weights' type as
+/// llama.cpp chooses it: 8-bit values in blocks of 32 with a scale each, 8-bit values in blocks
+/// of 256 sharing a scale (the K-quants), floats rounded to 16 bits (F16, BF16), or floats.
+typedef enum __attribute__((enum_extensibility(closed))) {
+    GUIDED_INPUT_BLOCKS32 = 0,
+    GUIDED_INPUT_BLOCKS256 = 1,
+    GUIDED_INPUT_HALF = 2,
+    GUIDED_INPUT_BFLOAT = 3,
+    GUIDED_INPUT_FLOAT = 4,
+} GuidedInputFormat;
+
+/// What a tensor type is: its name as llama.cpp writes it, its block layout, whether weights of
+/// it can be computed with (Q8_1 and Q8_K are llama.cpp's activation formats only), and the
+/// form its products take their inputs in (blocks of 8-bit values: through the integer kernels).
+typedef struct {
+    const char *_Nullable name;
+    uint32_t blockSize;
+    uint32_t blockBytes;
+    int computable;
+    GuidedInputFormat input;
+} GuidedTypeTraits;
+
+/// Writes the traits of the tensor type numbered `type` to `traits` and returns 1; returns 0 for
+/// a number this library does not know.
+int guided_type_traits(uint32_t type, GuidedTypeTraits *_Nonnull traits);
 
 /// One variant of the kernels, all written for one CPU feature set.
 typedef struct {
@@ -48,7 +82,7 @@ typedef struct {
     /// magnitude`, rounded, and the block's scale (`largest / 127`) rounded to 16 bits.
     void (*_Nonnull quantize)(const float *_Nonnull input, size_t count, GuidedQuantizedVectors output);
     /// `outputs[v × outputStride + row] = row · vector v` for the rows in `rowStart..<rowEnd` of a
-    /// matrix of `type` (a `GUIDED_WEIGHTS_…` value) whose rows are `rowBytes` long and hold
+    /// matrix of `type` (a ``GuidedTensorType`` whose input is in blocks) whose rows are `rowBytes` long and hold
     /// `blocks × 32` weights, and the `vectorCount` vectors of `inputs` (each `blocks × 32`
     /// elements). A product is the same float, bit for bit, whatever `vectorCount` is, as
     /// llama.cpp's are: a prompt read at once and read a token at a time give the same logits.

@@ -1,3 +1,5 @@
+import GuidedKernels
+
 /// The form in which a matrix product takes its input vector, chosen by the weights' type as
 /// llama.cpp chooses it, so that the products agree with llama.cpp's to within the order of their
 /// sums: 8-bit values in blocks of 32 with a 16-bit scale each (weights in blocks of 32, like Q8_0
@@ -6,14 +8,14 @@
 enum ActivationFormat: Sendable, Equatable {
     case blocks32, blocks256, half, bfloat, float
 
-    /// The format of the inputs of weights of `type`.
+    /// The format of the inputs of weights of `type`, as the kernels' table has it.
     init(weights type: GGMLType) {
-        switch type {
-        case .q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .iq4_nl: self = .blocks32
-        case .q2_K, .q3_K, .q4_K, .q5_K, .q6_K: self = .blocks256
-        case .f16: self = .half
-        case .bf16: self = .bfloat
-        case .f32, .q8_1, .q8_K: self = .float
+        switch type.traits.input {
+        case .GUIDED_INPUT_BLOCKS32: self = .blocks32
+        case .GUIDED_INPUT_BLOCKS256: self = .blocks256
+        case .GUIDED_INPUT_HALF: self = .half
+        case .GUIDED_INPUT_BFLOAT: self = .bfloat
+        case .GUIDED_INPUT_FLOAT: self = .float
         }
     }
 

@@ -20,9 +20,11 @@ enum BlockDecoder {
         default:
             break
         }
-        for block in 0..<count / type.blockSize {
-            let pointer = source + block * type.blockBytes
-            let values = output + block * type.blockSize
+        let blockSize = type.blockSize
+        let blockBytes = type.blockBytes
+        for block in 0..<count / blockSize {
+            let pointer = source + block * blockBytes
+            let values = output + block * blockSize
             switch type {
             case .q4_0, .q4_1: decodeQ4(pointer, hasMinimum: type == .q4_1, into: values)
             case .q5_0, .q5_1: decodeQ5(pointer, hasMinimum: type == .q5_1, into: values)
@@ -40,7 +42,7 @@ enum BlockDecoder {
             case .q3_K: decodeQ3K(pointer, into: values)
             case .q4_K, .q5_K: decodeQ45K(pointer, hasHighBits: type == .q5_K, into: values)
             case .q6_K: decodeQ6K(pointer, into: values)
-            case .f32, .f16, .bf16, .q8_1, .q8_K: values.update(repeating: 0, count: type.blockSize)
+            case .f32, .f16, .bf16, .q8_1, .q8_K: values.update(repeating: 0, count: blockSize)
             }
         }
     }
