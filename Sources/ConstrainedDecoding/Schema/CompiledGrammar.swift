@@ -29,7 +29,7 @@ public struct CompiledGrammar: Sendable {
     /// - Throws: ``SchemaError`` naming the keyword and its JSON pointer for anything that
     ///   cannot be enforced exactly (unless lenient), or when the schema exceeds the compile budget.
     public init(jsonSchema: String, options: CompileOptions = CompileOptions()) throws(SchemaError) {
-        let document = try SchemaValue(parsing: jsonSchema)
+        let document = try SchemaValue.schemaDocument(jsonSchema)
         var compiler = SchemaCompiler(document: document, options: options)
         templates = try compiler.compileAll()
         pool = TemplatePool(templates: templates)

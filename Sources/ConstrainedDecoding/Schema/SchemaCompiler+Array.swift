@@ -12,7 +12,7 @@ extension SchemaCompiler {
             }
             if try holdsOnlyStrings(schema, at: pointer) {
                 // Its own template, whose items a matcher compares as they end.
-                let checked = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "uniqueItems" })
+                let checked = SchemaValue.members((schema.objectMembers ?? []).filter { $0.key != "uniqueItems" })
                 let id = definition(pointer, schema: checked, key: pointer + "#unique:" + checked.json)
                 uniqueDefinitions.insert(id)
                 return try builder.call(id)
@@ -30,7 +30,7 @@ extension SchemaCompiler {
         var maximum = try count("maxItems", of: schema, at: pointer)
         if case .bool(false) = rest { maximum = min(maximum ?? prefix.count, prefix.count) }
         // A `false` prefix element ends the array before it.
-        if let impossible = prefix.firstIndex(of: .bool(false)) { maximum = min(maximum ?? impossible, impossible) }
+        if let impossible = prefix.firstIndex(where: { $0.isSameInstance(as: .bool(false)) }) { maximum = min(maximum ?? impossible, impossible) }
         guard minimum <= 1000, (maximum ?? 0) <= 1000 else {
             throw unsupported(maximum ?? 0 > 1000 ? "maxItems" : "minItems", at: pointer, "counts above 1000 are not supported")
         }
@@ -110,10 +110,10 @@ extension SchemaCompiler {
         } else {
             return nil
         }
-        if let choices = schema["enum"]?.arrayValue { values = values.filter(choices.contains) }
+        if let choices = schema["enum"]?.arrayValue { values = values.filter { choices.containsInstance($0) } }
         var spellings: [String] = []
         var seen: [SchemaValue] = []
-        for value in values where Self.hasType(value, types) && !seen.contains(value) {
+        for value in values where Self.hasType(value, types) && !seen.containsInstance(value) {
             seen.append(value)
             spellings.append(spelling(of: value, depth: depth + 1))
         }
@@ -187,7 +187,7 @@ extension SchemaCompiler {
     private mutating func compileContains(_ contains: SchemaValue, minimumMatches: Int, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         let containsPointer = pointer + "/contains"
         // What is left when `contains` is refused (and dropped, when lenient).
-        let withoutContains = SchemaValue.object((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) })
+        let withoutContains = SchemaValue.members((schema.objectMembers ?? []).filter { !["contains", "minContains", "maxContains"].contains($0.key) })
         guard schema["prefixItems"] == nil else {
             try refuse("contains", at: pointer, "contains beside prefixItems is not supported")
             return try compile(withoutContains, at: pointer)

@@ -1,3 +1,5 @@
+import PartialJSON
+
 /// Complements of schemas, for `not`, `if`/`else` and overlapping `oneOf`: a list of schemas whose
 /// union is exactly the values a schema rejects, where one can be built from the keywords it uses.
 ///
@@ -59,16 +61,16 @@ extension SchemaCompiler {
 
     /// The JSON types but `types` (`integer` counted within `number`).
     private static func otherTypes(_ types: [String]) -> SchemaValue {
-        .object([("type", .array(SchemaKeywords.types.filter { !types.contains($0) }.map(SchemaValue.string)))])
+        .members([("type", .array(SchemaKeywords.types.filter { !types.contains($0) }.map(SchemaValue.string)))])
     }
 
     private static func typed(_ type: String, _ members: [(key: String, value: SchemaValue)]) -> SchemaValue {
-        .object([("type", .string(type))] + members)
+        .members([("type", .string(type))] + members)
     }
 
     private static func shifted(_ value: SchemaValue, by delta: Int) -> SchemaValue? {
         guard case .number(let text) = value, let number = DecimalNumber(text), number.isInteger, let count = Int(number.plainText) else { return nil }
-        return .number(String(count + delta))
+        return .number(JSONNumber(count + delta))
     }
 
     /// The complement of one keyword (with the schema it sits in), or `nil`.
@@ -144,11 +146,11 @@ extension SchemaCompiler {
             }
             return result
         case SchemaKeywords.notValues:
-            return [.object([("type", .string("string")), ("enum", value)])]
+            return [.members([("type", .string("string")), ("enum", value)])]
         case SchemaKeywords.notPatterns:
             return (value.arrayValue ?? []).map { Self.typed("string", [("pattern", $0)]) }
         case SchemaKeywords.notInteger:
-            return [.object([("type", .string("integer"))])]
+            return [.members([("type", .string("integer"))])]
         case SchemaKeywords.forbiddenNames:
             return (value.arrayValue ?? []).map { Self.typed("object", [("required", .array([$0]))]) }
         case "x-order":
@@ -185,12 +187,12 @@ extension SchemaCompiler {
         numbers.sort()
         for index in 0...numbers.count where !numbers.isEmpty {
             var bounds: [(key: String, value: SchemaValue)] = []
-            if index > 0 { bounds.append(("exclusiveMinimum", .number(numbers[index - 1].description))) }
-            if index < numbers.count { bounds.append(("exclusiveMaximum", .number(numbers[index].description))) }
+            if index > 0 { bounds.append(("exclusiveMinimum", .number(numbers[index - 1].jsonNumber))) }
+            if index < numbers.count { bounds.append(("exclusiveMaximum", .number(numbers[index].jsonNumber))) }
             result.append(typed("number", bounds))
         }
         if !booleans.isEmpty, booleans.count < 2 || Set(booleans).count < 2, let flag = booleans.first {
-            result.append(.object([("enum", .array([.bool(!flag)]))]))
+            result.append(.members([("enum", .array([.bool(!flag)]))]))
         }
         if !strings.isEmpty { result.append(typed("string", [(SchemaKeywords.notValues, .array(strings))])) }
         return result
@@ -233,9 +235,9 @@ extension SchemaCompiler {
         for name in candidates where found == nil {
             var values: [[SchemaValue]] = []
             for flat in flattened {
-                guard flat["required"]?.arrayValue?.contains(.string(name)) == true, let member = flat["properties"]?[name],
+                guard flat["required"]?.arrayValue?.containsInstance(.string(name)) == true, let member = flat["properties"]?[name],
                     let listed = Self.literals((try? inlined(member, at: pointer)) ?? member),
-                    !values.contains(where: { earlier in earlier.contains(where: listed.contains) })
+                    !values.contains(where: { earlier in earlier.contains(where: listed.containsInstance) })
                 else { break }
                 values.append(listed)
             }
@@ -247,11 +249,11 @@ extension SchemaCompiler {
             Self.typed("object", [(SchemaKeywords.forbiddenNames, .array([.string(name)]))]),
         ]
         for other in others {
-            result.append(Self.typed("object", [("required", .array([.string(name)])), ("properties", .object([(name, other)]))]))
+            result.append(Self.typed("object", [("required", .array([.string(name)])), ("properties", .members([(name, other)]))]))
         }
         for (index, schema) in schemas.enumerated() {
             guard let parts = try complement(schema, at: pointer + "/\(index)") else { return nil }
-            let cell = Self.typed("object", [("required", .array([.string(name)])), ("properties", .object([(name, .object([("enum", .array(values[index]))]))]))])
+            let cell = Self.typed("object", [("required", .array([.string(name)])), ("properties", .members([(name, .members([("enum", .array(values[index]))]))]))])
             for part in parts {
                 guard let merged = try? merge([cell, part], at: pointer) else { return nil }
                 result.append(merged)
@@ -275,7 +277,7 @@ extension SchemaCompiler {
             guard let parts = try complement(element, at: pointer + "/prefixItems/\(position)") else { return nil }
             let before = [SchemaValue](repeating: .bool(true), count: position)
             for part in parts {
-                result.append(Self.typed("array", [("minItems", .number(String(position + 1))), ("prefixItems", .array(before + [part]))]))
+                result.append(Self.typed("array", [("minItems", .number(JSONNumber(position + 1))), ("prefixItems", .array(before + [part]))]))
             }
             guard result.count <= Self.maximumComplementSize else { return nil }
         }
@@ -291,7 +293,7 @@ extension SchemaCompiler {
         func rule(_ kept: SchemaValue, at pointer: String, _ compiler: inout SchemaCompiler) throws(SchemaError) -> SchemaValue? {
             guard let broken = try compiler.complement(kept, at: pointer) else { return nil }
             if !broken.isEmpty { breakable = true }
-            return .object([("kept", kept), ("broken", .array(broken))])
+            return .members([("kept", kept), ("broken", .array(broken))])
         }
         var members: [(key: String, value: SchemaValue)] = []
         for (name, propertySchema) in schema["properties"]?.objectMembers ?? [] {
@@ -300,7 +302,7 @@ extension SchemaCompiler {
         }
         guard let others = try rule(schema["additionalProperties"] ?? .bool(true), at: pointer + "/additionalProperties", &self) else { return nil }
         guard breakable else { return [] }
-        let rules = SchemaValue.object([("properties", .object(members)), ("others", others)])
+        let rules = SchemaValue.members([("properties", .members(members)), ("others", others)])
         return [Self.typed("object", [(SchemaKeywords.violating, .array([rules]))])]
     }
 
@@ -308,9 +310,9 @@ extension SchemaCompiler {
     mutating func compileNegation(_ negated: SchemaValue, _ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         guard let parts = try complement(negated, at: pointer + "/not") else {
             try refuse("not", at: pointer, "the complement of this schema cannot be built")
-            return try compile(.object((schema.objectMembers ?? []).filter { $0.key != "not" }), at: pointer)
+            return try compile(.members((schema.objectMembers ?? []).filter { $0.key != "not" }), at: pointer)
         }
-        let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "not" })
+        let siblings = SchemaValue.members((schema.objectMembers ?? []).filter { $0.key != "not" })
         return try compileUnion(parts.map { [siblings, $0] }, at: pointer)
     }
 
@@ -318,7 +320,7 @@ extension SchemaCompiler {
     /// complement of `if` and `else`, each with the schema's other keywords.
     mutating func compileCondition(_ schema: SchemaValue, at pointer: String) throws(SchemaError) -> Fragment? {
         let members = schema.objectMembers ?? []
-        let siblings = SchemaValue.object(members.filter { !["if", "then", "else"].contains($0.key) })
+        let siblings = SchemaValue.members(members.filter { !["if", "then", "else"].contains($0.key) })
         guard let condition = schema["if"], schema["then"] != nil || schema["else"] != nil else {
             // Without `if`, `then` and `else` do nothing; without them, `if` does nothing.
             return try compile(siblings, at: pointer)

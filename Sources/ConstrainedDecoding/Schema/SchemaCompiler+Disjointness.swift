@@ -92,7 +92,7 @@ extension SchemaCompiler {
         if case .bool(false) = left { return true }
         if case .bool(false) = right { return true }
         if let leftValues = Self.literals(left), let rightValues = Self.literals(right) {
-            return !leftValues.contains(where: rightValues.contains)
+            return !leftValues.contains(where: rightValues.containsInstance)
         }
         var common = context ?? Self.allFamilies
         if let families = Self.families(left) { common.formIntersection(families) }

@@ -12,7 +12,7 @@ extension SchemaCompiler {
         let draft = document.draft
         let referenceOnly = draft <= .draft7 && schema["$ref"] != nil
         var result: [(key: String, value: SchemaValue)] = []
-        for (key, value) in members {
+        for (key, value) in members.map({ ($0.key, $0.value) }) {
             // Before 2019-09, the siblings of `$ref` are ignored (an `$id` beside it too).
             if referenceOnly && key != "$ref" { continue }
             if vocabulary.contains(key) || SchemaKeywords.extensions.contains(key) || SchemaKeywords.internal.contains(key) {
@@ -45,11 +45,11 @@ extension SchemaCompiler {
             }
             var required: [(key: String, value: SchemaValue)] = []
             var schemas: [(key: String, value: SchemaValue)] = []
-            for (name, value) in entries {
+            for (name, value) in entries.map({ ($0.key, $0.value) }) {
                 if case .array = value { required.append((name, value)) } else { schemas.append((name, value)) }
             }
-            if !required.isEmpty { result.append(("dependentRequired", .object(required))) }
-            if !schemas.isEmpty { result.append(("dependentSchemas", .object(schemas))) }
+            if !required.isEmpty { result.append(("dependentRequired", .members(required))) }
+            if !schemas.isEmpty { result.append(("dependentSchemas", .members(schemas))) }
         }
         for keyword in ["$recursiveRef", "$dynamicRef"] {
             guard let value = take(keyword) else { continue }
@@ -61,7 +61,7 @@ extension SchemaCompiler {
             result.append(("$ref", value))
         }
         result.append((SchemaKeywords.normalizedMarker, .bool(true)))
-        return .object(result)
+        return .members(result)
     }
 
     /// Whether a dynamic reference can only lead where a plain `$ref` leads: no schema declares

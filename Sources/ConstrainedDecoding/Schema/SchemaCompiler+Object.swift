@@ -65,7 +65,7 @@ extension SchemaCompiler {
             let isListed = properties.contains { $0.key == member.name }
             var parts = isListed || matching.isEmpty ? [member.schema] : []
             parts += matching
-            let value = parts.count == 1 ? parts[0] : .object([("allOf", .array(parts))])
+            let value = parts.count == 1 ? parts[0] : .members([("allOf", .array(parts))])
             effective.append((member.name, value, member.pointer, member.isRequired))
         }
 
@@ -320,7 +320,7 @@ extension SchemaCompiler {
                 }
             }
             guard !names.isEmpty else { continue }
-            let schema = schemas.count == 1 ? schemas[0] : .object([("allOf", .array(schemas))])
+            let schema = schemas.count == 1 ? schemas[0] : .members([("allOf", .array(schemas))])
             classes.append((names, schema, pointer + "/patternProperties"))
         }
         return classes
@@ -331,7 +331,7 @@ extension SchemaCompiler {
         guard let value = schema["patternProperties"] else { return [] }
         guard case .object(let entries) = value else { throw invalid("patternProperties", at: pointer, "must be an object") }
         var result: [(automaton: CodePointAutomaton, schema: SchemaValue, pointer: String)] = []
-        for (pattern, patternSchema) in entries {
+        for (pattern, patternSchema) in entries.map({ ($0.key, $0.value) }) {
             do {
                 let automaton = try CodePointAutomaton.of(try RegexParser.patternLanguage(pattern))
                 result.append((automaton, patternSchema, pointer + "/patternProperties/" + SchemaDocument.escape(pattern)))
@@ -428,8 +428,8 @@ extension SchemaCompiler {
                 variant.append((SchemaKeywords.forbiddenNames, .array(known + absent)))
             }
             // A name both required and absent: this variant has no object.
-            if variantRequired.contains(where: { absent.contains(.string($0)) }) { continue }
-            let merged = try merge([.object(variant)] + parts, at: pointer)
+            if variantRequired.contains(where: { absent.containsInstance(.string($0)) }) { continue }
+            let merged = try merge([.members(variant)] + parts, at: pointer)
             if let fragment = try compile(merged, at: pointer) { fragments.append(fragment) }
         }
         return fragments.isEmpty ? nil : try builder.alternation(fragments)

@@ -11,14 +11,14 @@ extension SchemaCompiler {
         // The other constraints, still marked as in the 2020-12 form (read again, the keywords
         // that form took from an older draft would be annotations).
         var constraints = (schema.objectMembers ?? []).filter { $0.key != keyword && !SchemaKeywords.annotations.contains($0.key) }
-        var siblings = SchemaValue.object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
+        var siblings = SchemaValue.members(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
         let siblingsFirst = SchemaMerger.siblingsComeFirst(in: schema, before: [keyword])
         if keyword == "oneOf", !areDisjoint(alternatives, within: siblings, at: pointer) {
             if let families = familiesOfExclusiveChoice(alternatives, within: siblings, at: pointer) {
                 // Only the types where the alternatives cannot meet are left: a union there.
                 guard !families.isEmpty else { return nil }
-                constraints.append(("allOf", .array([.object([("type", .array(families.map(SchemaValue.string)))])])))
-                siblings = .object(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
+                constraints.append(("allOf", .array([.members([("type", .array(families.map(SchemaValue.string)))])])))
+                siblings = .members(constraints + [(SchemaKeywords.normalizedMarker, .bool(true))])
             } else {
                 do {
                     return try compileExclusiveChoice(alternatives, siblings: siblings, siblingsFirst: siblingsFirst, at: pointer)
@@ -54,7 +54,7 @@ extension SchemaCompiler {
         var values: [SchemaValue]
         if let constant = schema["const"] {
             values = [constant]
-            if let choices = schema["enum"]?.arrayValue { values = values.filter { choices.contains($0) } }
+            if let choices = schema["enum"]?.arrayValue { values = values.filter { choices.containsInstance($0) } }
         } else if case .array(let choices)? = schema["enum"] {
             values = choices
         } else {
@@ -64,12 +64,12 @@ extension SchemaCompiler {
         let constraints = (schema.objectMembers ?? []).filter { !["enum", "const"].contains($0.key) }
         if constraints.contains(where: { !SchemaKeywords.annotations.contains($0.key) && $0.key != "type" }) {
             var run = ValidationRun(compiler: self)
-            values = values.filter { run.check($0, against: .object(constraints), schemaPointer: pointer, instancePointer: "").violation == nil }
+            values = values.filter { run.check($0, against: .members(constraints), schemaPointer: pointer, instancePointer: "").violation == nil }
         }
         let types = try allowedTypes(schema, at: pointer)
         var fragments: [Fragment] = []
         var seen: [SchemaValue] = []
-        for value in values where !seen.contains(value) && Self.hasType(value, types) {
+        for value in values where !seen.containsInstance(value) && Self.hasType(value, types) {
             seen.append(value)
             fragments.append(try builder.literal(spelling(of: value, depth: depth).utf8))
         }
@@ -96,7 +96,7 @@ extension SchemaCompiler {
         let outer = indent.map { lineBreak(indent: $0, levels: levels) } ?? ""
         func nested(_ value: SchemaValue) -> String { inner + canonicalJSON(value, indent: indent, depth: depth + 1) }
         switch value {
-        case .number(let text): return DecimalNumber(text)?.plainText ?? text
+        case .number(let number): return DecimalNumber(number)?.plainText ?? number.text
         case .array(let elements) where !elements.isEmpty: return "[" + elements.map(nested).joined(separator: ",") + outer + "]"
         case .object(let members) where !members.isEmpty:
             let colon = indent == nil ? ":" : ": "

@@ -259,7 +259,7 @@ struct SchemaCompiler {
             guard case .array(let parts) = allOf, !parts.isEmpty else {
                 throw invalid("allOf", at: pointer, "must be a non-empty array of schemas")
             }
-            let base = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "allOf" })
+            let base = SchemaValue.members((schema.objectMembers ?? []).filter { $0.key != "allOf" })
             let merged = try merge([base] + parts, at: pointer, siblingsLast: !SchemaMerger.siblingsComeFirst(in: schema, before: ["allOf"]))
             return try compile(merged, at: pointer)
         }
@@ -335,7 +335,7 @@ struct SchemaCompiler {
             // Its parts inlined too, so that a merge that flattens them sees their keywords.
             var inlinedParts: [SchemaValue] = []
             for (index, part) in parts.enumerated() { inlinedParts.append(try inlined(part, at: pointer + "/allOf/\(index)")) }
-            schema = .object(members.map { $0.key == "allOf" ? ("allOf", .array(inlinedParts)) : $0 })
+            schema = .members(members.map { $0.key == "allOf" ? ("allOf", .array(inlinedParts)) : $0 })
         }
         guard let reference = schema["$ref"] else { return schema }
         let target = try referenceTarget(reference, at: pointer)
@@ -348,7 +348,7 @@ struct SchemaCompiler {
         // Moved out of its resource, the target's references must not depend on the base URI.
         if document.base(at: target) != baseURI { resolved = absolutized(resolved, base: document.base(at: target)) }
         resolved = try inlined(resolved, at: target)
-        let siblings = SchemaValue.object((schema.objectMembers ?? []).filter { $0.key != "$ref" })
+        let siblings = SchemaValue.members((schema.objectMembers ?? []).filter { $0.key != "$ref" })
         let first = SchemaMerger.siblingsComeFirst(in: schema, before: ["$ref"])
         return try SchemaMerger.merge(first ? [siblings, resolved] : [resolved, siblings], at: pointer)
     }
@@ -360,7 +360,7 @@ struct SchemaCompiler {
         let identifierKeyword = document.draft.identifierKeyword
         let subschemaKeywords = Dictionary(document.draft.subschemaKeywords, uniquingKeysWith: { first, _ in first })
         var result: [(key: String, value: SchemaValue)] = []
-        for (key, value) in members where key != identifierKeyword {
+        for (key, value) in members.map({ ($0.key, $0.value) }) where key != identifierKeyword {
             if key == "$ref", let reference = value.stringValue {
                 result.append((key, .string(URIReference.resolve(reference, against: base))))
                 continue
@@ -371,12 +371,12 @@ struct SchemaCompiler {
             case (.list?, .array(let elements)), (.singleOrList?, .array(let elements)):
                 result.append((key, .array(elements.map { absolutized($0, base: base) })))
             case (.map?, .object(let entries)):
-                result.append((key, .object(entries.map { ($0.key, absolutized($0.value, base: base)) })))
+                result.append((key, .members(entries.map { ($0.key, absolutized($0.value, base: base)) })))
             default:
                 result.append((key, value))
             }
         }
-        return .object(result)
+        return .members(result)
     }
 
     /// The merge of schemas (an `allOf`, a choice and its siblings), each brought to the 2020-12
@@ -396,7 +396,7 @@ struct SchemaCompiler {
                 prepared.append(part)
                 return
             }
-            let siblings = SchemaValue.object((part.objectMembers ?? []).filter { $0.key != "allOf" })
+            let siblings = SchemaValue.members((part.objectMembers ?? []).filter { $0.key != "allOf" })
             let first = SchemaMerger.siblingsComeFirst(in: part, before: ["allOf"])
             if first { prepared.append(siblings) }
             for (index, element) in nested.enumerated() { try add(element, at: partPointer + "/allOf/\(index)", &compiler) }

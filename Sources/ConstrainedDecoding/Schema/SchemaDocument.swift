@@ -68,7 +68,7 @@ struct SchemaDocument {
             case (.list, .array(let elements)), (.singleOrList, .array(let elements)):
                 for (index, element) in elements.enumerated() { visit(element, at: prefix + "/\(index)", base: base) }
             case (.map, .object(let members)):
-                for (name, member) in members { visit(member, at: prefix + "/" + Self.escape(name), base: base) }
+                for member in members { visit(member.value, at: prefix + "/" + Self.escape(member.key), base: base) }
             default:
                 continue
             }

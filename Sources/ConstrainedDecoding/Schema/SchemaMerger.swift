@@ -21,25 +21,25 @@ enum SchemaMerger {
             case .object(let members):
                 if let nested = schema["allOf"] {
                     guard case .array(let parts) = nested else { throw refuse("a nested allOf must be an array") }
-                    let siblings = SchemaValue.object(members.filter { $0.key != "allOf" })
+                    let siblings = SchemaValue.members(members.filter { $0.key != "allOf" }.map { ($0.key, $0.value) })
                     let ordered = siblingsComeFirst(in: schema, before: ["allOf"]) ? [siblings] + parts : parts + [siblings]
                     let flattened = try merge(ordered, at: pointer)
                     if case .bool(false) = flattened { return .bool(false) }
                     objects.append(flattened.objectMembers ?? [])
                 } else {
-                    objects.append(members)
+                    objects.append(members.map { ($0.key, $0.value) })
                 }
             default:
                 throw refuse("its schemas must be objects or Booleans")
             }
         }
-        guard objects.count > 1 else { return .object(objects.first ?? []) }
+        guard objects.count > 1 else { return .members(objects.first ?? []) }
         // A condition applies within its own schema: spelt as a choice, it merges with others.
         objects = objects.map(conditionAsChoice)
         objects = try localized(objects, refuse: refuse)
         var merged: [(key: String, value: SchemaValue)] = []
         for members in objects { merged = try combine(merged, members, refuse: refuse) }
-        return .object(merged)
+        return .members(merged)
     }
 
     /// Spells out each schema's `additionalProperties` for the properties that only other schemas
@@ -64,7 +64,7 @@ enum SchemaMerger {
                     var seen = Set<String>()
                     for name in missing where seen.insert(name).inserted { properties.append((name, extra)) }
                     members.removeAll { $0.key == "properties" }
-                    members.append(("properties", .object(properties)))
+                    members.append(("properties", .members(properties)))
                 }
             }
             let prefix = value(members, "prefixItems")?.arrayValue ?? []
@@ -86,7 +86,7 @@ enum SchemaMerger {
                 continue
             }
             let current = result[index].value
-            if current == value || SchemaKeywords.annotations.contains(key) { continue }
+            if current.isSameInstance(as: value) || SchemaKeywords.annotations.contains(key) { continue }
             switch key {
             case "properties", "patternProperties", "dependentSchemas":
                 guard let left = current.objectMembers, let right = value.objectMembers else { throw refuse("'\(key)' must be an object") }
@@ -98,7 +98,7 @@ enum SchemaMerger {
                         members.append((name, schema))
                     }
                 }
-                result[index].value = .object(members)
+                result[index].value = .members(members)
             case "prefixItems":
                 let left = current.arrayValue ?? []
                 let right = value.arrayValue ?? []
@@ -109,7 +109,7 @@ enum SchemaMerger {
             case "additionalProperties", "items", "propertyNames":
                 result[index].value = both(current, value)
             case "required", SchemaKeywords.forbiddenNames, SchemaKeywords.notValues, SchemaKeywords.notPatterns, SchemaKeywords.violating:
-                let names = (current.arrayValue ?? []) + (value.arrayValue ?? []).filter { !(current.arrayValue ?? []).contains($0) }
+                let names = (current.arrayValue ?? []) + (value.arrayValue ?? []).filter { !(current.arrayValue ?? []).containsInstance($0) }
                 result[index].value = .array(names)
             case "dependentRequired":
                 guard let left = current.objectMembers, let right = value.objectMembers else { throw refuse("'\(key)' must be an object") }
@@ -117,12 +117,12 @@ enum SchemaMerger {
                 for (name, names) in right {
                     if let at = members.firstIndex(where: { $0.key == name }) {
                         let known = members[at].value.arrayValue ?? []
-                        members[at].value = .array(known + (names.arrayValue ?? []).filter { !known.contains($0) })
+                        members[at].value = .array(known + (names.arrayValue ?? []).filter { !known.containsInstance($0) })
                     } else {
                         members.append((name, names))
                     }
                 }
-                result[index].value = .object(members)
+                result[index].value = .members(members)
             case "type":
                 let left = typeNames(current)
                 let right = typeNames(value)
@@ -131,19 +131,19 @@ enum SchemaMerger {
                 result[index].value = .array(common.map(SchemaValue.string))
             case "enum":
                 let right = value.arrayValue ?? []
-                result[index].value = .array((current.arrayValue ?? []).filter { right.contains($0) })
+                result[index].value = .array((current.arrayValue ?? []).filter { right.containsInstance($0) })
             case "const":
                 // Two different constants: nothing matches both.
                 return [("enum", .array([]))]
             case "uniqueItems":
                 result[index].value = .bool(true)
             case "not":
-                result[index].value = .object([("anyOf", .array([current, value]))])
+                result[index].value = .members([("anyOf", .array([current, value]))])
             case "anyOf":
                 let left = current.arrayValue ?? []
                 let right = value.arrayValue ?? []
                 guard left.count * right.count <= maximumDistributedChoices else { throw refuse("two anyOf give too many combinations") }
-                result[index].value = .array(left.flatMap { a in right.map { b in .object([("allOf", .array([a, b]))]) } })
+                result[index].value = .array(left.flatMap { a in right.map { b in .members([("allOf", .array([a, b]))]) } })
             case "minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains":
                 result[index].value = extreme(current, value, largest: true)
             case "maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains":
@@ -164,12 +164,12 @@ enum SchemaMerger {
         func value(_ key: String) -> SchemaValue? { members.last { $0.key == key }?.value }
         guard let condition = value("if"), value("then") != nil || value("else") != nil else { return result }
         let choice = SchemaValue.array([
-            .object([("allOf", .array([condition, value("then") ?? .bool(true)]))]),
-            .object([("allOf", .array([.object([("not", condition)]), value("else") ?? .bool(true)]))]),
+            .members([("allOf", .array([condition, value("then") ?? .bool(true)]))]),
+            .members([("allOf", .array([.members([("not", condition)]), value("else") ?? .bool(true)]))]),
         ])
         if let index = result.firstIndex(where: { $0.key == "anyOf" }) {
             // Two choices: both must hold.
-            result.append(("allOf", .array([.object([("anyOf", result[index].value)]), .object([("anyOf", choice)])])))
+            result.append(("allOf", .array([.members([("anyOf", result[index].value)]), .members([("anyOf", choice)])])))
             result.remove(at: index)
         } else {
             // Where the condition stood (see siblingsComeFirst(in:before:)).
@@ -196,7 +196,7 @@ enum SchemaMerger {
         if case .bool(true) = right { return left }
         if case .bool(false) = left { return left }
         if case .bool(false) = right { return right }
-        return .object([("allOf", .array([left, right]))])
+        return .members([("allOf", .array([left, right]))])
     }
 
     /// The type names a `type` value gives.

@@ -12,7 +12,7 @@ public struct SchemaValidator: Sendable {
 
     /// Reads a schema given as JSON text (any draft, as its `$schema` says).
     public init(jsonSchema: String, options: CompileOptions = CompileOptions()) throws(SchemaError) {
-        document = try SchemaValue(parsing: jsonSchema)
+        document = try SchemaValue.schemaDocument(jsonSchema)
         var lenient = options
         lenient.isLenient = true
         self.options = lenient
@@ -22,7 +22,7 @@ public struct SchemaValidator: Sendable {
     public func violation(in instance: String) -> SchemaViolation? {
         let value: SchemaValue
         do {
-            value = try SchemaValue(parsing: instance)
+            value = try SchemaValue.schemaDocument(instance)
         } catch {
             return SchemaViolation(keyword: "", schemaPointer: "", instancePointer: "", reason: "the value is not JSON: \(error)")
         }
@@ -111,15 +111,15 @@ struct ValidationRun {
             let names = types.stringValue.map { [$0] } ?? types.arrayValue?.compactMap(\.stringValue) ?? []
             if !names.contains(where: { Self.hasType(value, $0) }) { return fail("type", "is not of type \(names.joined(separator: " or "))") }
         }
-        if let choices = schema["enum"]?.arrayValue, !choices.contains(value) { return fail("enum", "is none of the listed values") }
-        if let constant = schema["const"], constant != value { return fail("const", "is not the constant") }
+        if let choices = schema["enum"]?.arrayValue, !choices.containsInstance(value) { return fail("enum", "is none of the listed values") }
+        if let constant = schema["const"], !constant.isSameInstance(as: value) { return fail("const", "is not the constant") }
         for (keyword, values) in [(SchemaKeywords.notValues, schema[SchemaKeywords.notValues])] {
-            if let values = values?.arrayValue, values.contains(value) { return fail(keyword, "is an excluded value") }
+            if let values = values?.arrayValue, values.containsInstance(value) { return fail(keyword, "is an excluded value") }
         }
 
         switch value {
         case .number(let text):
-            if let problem = Self.numberProblem(text, schema) { return fail(problem.keyword, problem.reason) }
+            if let problem = Self.numberProblem(text.text, schema) { return fail(problem.keyword, problem.reason) }
             if schema[SchemaKeywords.notInteger] != nil, DecimalNumber(text)?.isInteger == true { return fail("type", "is an integer") }
         case .string(let text):
             let length = text.unicodeScalars.count
@@ -138,7 +138,7 @@ struct ValidationRun {
             if let minimum = Self.count(schema["minItems"]), elements.count < minimum { return fail("minItems", "has fewer than \(minimum) items") }
             if let maximum = Self.count(schema["maxItems"]), elements.count > maximum { return fail("maxItems", "has more than \(maximum) items") }
             if case .bool(true)? = schema["uniqueItems"] {
-                for (index, element) in elements.enumerated() where elements[..<index].contains(element) {
+                for (index, element) in elements.enumerated() where elements[..<index].containsInstance(element) {
                     return fail("uniqueItems", "item \(index) repeats an earlier item")
                 }
             }
@@ -196,7 +196,7 @@ struct ValidationRun {
             }
             let properties = schema["properties"]?.objectMembers ?? []
             let patterns = schema["patternProperties"]?.objectMembers ?? []
-            for (name, member) in members {
+            for (name, member) in members.map({ ($0.key, $0.value) }) {
                 var matched = false
                 if let propertySchema = properties.last(where: { $0.key == name })?.value {
                     matched = true
@@ -278,7 +278,7 @@ struct ValidationRun {
             }
         }
         if case .object(let members) = value, let unevaluated = schema["unevaluatedProperties"] {
-            for (name, member) in members where !outcome.properties.contains(name) {
+            for (name, member) in members.map({ ($0.key, $0.value) }) where !outcome.properties.contains(name) {
                 let result = check(member, against: unevaluated, schemaPointer: sub("unevaluatedProperties"), instancePointer: at(name))
                 if result.violation != nil { return result }
                 outcome.properties.insert(name)

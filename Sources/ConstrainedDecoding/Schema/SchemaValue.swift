@@ -1,92 +1,80 @@
-/// A JSON value of a schema document, with object members in order. The decoding engine reads
-/// its schemas itself, so that it depends on no other module.
 import PartialJSON
 
-indirect enum SchemaValue: Equatable, Sendable {
-    case null
-    case bool(Bool)
-    /// A number, as written.
-    case number(String)
-    case string(String)
-    case array([SchemaValue])
-    case object([(key: String, value: SchemaValue)])
+/// A JSON value of a schema document or instance: PartialJSON's `JSONValue`, object members in
+/// order and numbers as written. Two instances are the same for JSON Schema (`const`, `enum`,
+/// `uniqueItems`) by ``JSONValue/isSameInstance(as:)``, not by `==`, which compares spellings.
+typealias SchemaValue = JSONValue
 
-    /// How deeply a document may nest.
-    static let maximumDepth = 256
+extension JSONValue {
+    /// How deeply a schema document may nest.
+    static let maximumSchemaDepth = 256
 
-    /// The value of a whole JSON document, read by PartialJSON's strict parser (RFC 8259).
-    init(parsing text: String) throws(SchemaError) {
+    /// The value of a whole schema document or instance, read by PartialJSON's strict parser
+    /// (RFC 8259).
+    static func schemaDocument(_ text: String) throws(SchemaError) -> JSONValue {
         do {
-            self.init(try JSONValue(parsing: text, maximumDepth: Self.maximumDepth))
+            return try JSONValue(parsing: text, maximumDepth: maximumSchemaDepth)
         } catch {
             throw .invalidJSON(error.description)
         }
     }
 
-    /// `json`, its members in order and its numbers as written.
-    init(_ json: JSONValue) {
-        switch json {
-        case .null: self = .null
-        case .bool(let flag): self = .bool(flag)
-        case .number(let number): self = .number(number.text)
-        case .string(let text): self = .string(text)
-        case .array(let items): self = .array(items.map(SchemaValue.init))
-        case .object(let members): self = .object(members.map { (key: $0.key, value: SchemaValue($0.value)) })
-        }
-    }
-
-    static func == (lhs: SchemaValue, rhs: SchemaValue) -> Bool {
-        switch (lhs, rhs) {
+    /// Whether the two are the same JSON instance as JSON Schema compares them: numbers by value
+    /// (`1.0` is `1`), strings by code points (not Swift's canonical equivalence: JSON Schema
+    /// tells "ñ" from "n" + "◌̃"), arrays item by item, objects by their members in any order.
+    func isSameInstance(as other: JSONValue) -> Bool {
+        switch (self, other) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
-        case (.number(let a), .number(let b)): DecimalNumber(a) == DecimalNumber(b)
-        // Code points, not Swift's canonical equivalence: JSON Schema tells "ñ" from "n" + "◌̃".
+        case (.number(let a), .number(let b)): DecimalNumber(a.text) == DecimalNumber(b.text)
         case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
-        case (.array(let a), .array(let b)): a == b
+        case (.array(let a), .array(let b)): a.elementsEqual(b) { $0.isSameInstance(as: $1) }
         case (.object(let a), .object(let b)):
-            a.count == b.count && a.allSatisfy { member in b.contains { $0.key == member.key && $0.value == member.value } }
+            a.count == b.count && a.allSatisfy { member in b.contains { $0.key == member.key && $0.value.isSameInstance(as: member.value) } }
         default: false
         }
     }
 
-    /// The value of the member `key`, when this is an object.
-    subscript(key: String) -> SchemaValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.last { $0.key == key }?.value
-    }
-
-    var objectMembers: [(key: String, value: SchemaValue)]? {
-        if case .object(let members) = self { return members }
-        return nil
-    }
-
-    var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
-    var arrayValue: [SchemaValue]? {
-        if case .array(let elements) = self { return elements }
-        return nil
-    }
-
     /// The value written as compact JSON, numbers as written.
-    var json: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .number(let text): return text
-        case .string(let text): return Self.quoted(text)
-        case .array(let elements): return "[" + elements.map(\.json).joined(separator: ",") + "]"
-        case .object(let members): return "{" + members.map { Self.quoted($0.key) + ":" + $0.value.json }.joined(separator: ",") + "}"
-        }
-    }
+    var json: String { jsonString }
 
     /// A string in its canonical JSON spelling: UTF-8, escaping only `"`, `\` and control
     /// characters, with the short escapes where they exist.
     static func quoted(_ text: String) -> String {
         var output: [UInt8] = []
-        JSONValue.writeString(text, to: &output)
+        writeString(text, to: &output)
         return String(decoding: output, as: UTF8.self)
+    }
+}
+
+extension Sequence<JSONValue> {
+    /// Whether some element is the same instance as `value` for JSON Schema.
+    func containsInstance(_ value: JSONValue) -> Bool {
+        contains { $0.isSameInstance(as: value) }
+    }
+}
+
+extension JSONValue {
+    /// An object of `pairs`, in order.
+    static func members(_ pairs: [(key: String, value: JSONValue)]) -> JSONValue {
+        .object(JSONObject(pairs.map { JSONObject.Member(key: $0.key, value: $0.value) }))
+    }
+
+    /// The members of an object as name-value pairs, in order; `nil` for any other value.
+    var objectMembers: [(key: String, value: JSONValue)]? {
+        guard case .object(let object) = self else { return nil }
+        return object.members.map { (key: $0.key, value: $0.value) }
+    }
+}
+
+extension DecimalNumber {
+    /// The number of a schema value.
+    init?(_ number: JSONNumber) {
+        self.init(number.text)
+    }
+
+    /// The number in plain JSON form (digits, a point, no exponent).
+    var jsonNumber: JSONNumber {
+        JSONNumber(plainText) ?? 0
     }
 }
