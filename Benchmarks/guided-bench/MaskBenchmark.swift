@@ -131,7 +131,9 @@ struct MaskBenchmark {
         try output.write(toFile: outputPath, atomically: true, encoding: .utf8)
         print("cases: \(lines.count), compiled: \(lines.count - refused), accepted: \(accepted)")
         print("compile ms   p50 \(Self.format(Self.percentile(compileTimes, 50)))  p99 \(Self.format(Self.percentile(compileTimes, 99)))  max \(Self.format(compileTimes.max() ?? 0))")
-        print("mask µs      p50 \(Self.format(Self.percentile(maskTimes, 50)))  p99 \(Self.format(Self.percentile(maskTimes, 99)))  max \(Self.format(maskTimes.max() ?? 0))")
+        print(
+            "mask µs      p50 \(Self.format(Self.percentile(maskTimes, 50)))  p99 \(Self.format(Self.percentile(maskTimes, 99)))"
+                + "  p99.9 \(Self.format(Self.percentile(maskTimes, 99.9)))  max \(Self.format(maskTimes.max() ?? 0))")
     }
 
     static func percentile(_ values: [Double], _ percent: Double) -> Double {
