@@ -177,6 +177,54 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
     return block;
 }
 
+/// Whether the one-vector loops unpack a type's sub-block scales a whole block at a time
+/// (`block_scales`) rather than one sub-block at a time (`load_block`).
+INLINE int unpacks_block_scales(int type) {
+    return type == GUIDED_TYPE_Q4_K || type == GUIDED_TYPE_Q5_K || type == GUIDED_TYPE_Q6_K;
+}
+
+/// The scales and offsets of every sub-block of a Q4_K, Q5_K or Q6_K block, unpacked at once: the
+/// same floats `load_block` computes one sub-block at a time (Q4_K and Q5_K: `d × scale` and
+/// `-dmin × minimum` for each of 8 sub-blocks; Q6_K: `d × scale` for each of 16 half sub-blocks).
+INLINE X86_TARGET void block_scales(int type, const uint8_t *block, float *scales, float *offsets) {
+    if (type == GUIDED_TYPE_Q6_K) {
+        __m256 d = _mm256_set1_ps(_cvtsh_ss(guided_load_u16(block + 208)));
+        __m128i codes = _mm_loadu_si128((const __m128i *)(block + 192));
+        _mm256_storeu_ps(scales, _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(codes))));
+        _mm256_storeu_ps(scales + 8, _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(codes, 8)))));
+        return;
+    }
+    uint32_t words[3];
+    memcpy(words, block + 4, 12);
+    // Sub-blocks 0-3 keep their 6 bits in bytes 0-3 (scales) and 4-7 (minimums); sub-blocks 4-7
+    // take 4 bits from bytes 8-11 and their top 2 bits from the top of bytes 0-3 and 4-7.
+    uint32_t unpacked[4] = {
+        words[0] & 0x3F3F3F3Fu,
+        (words[2] & 0x0F0F0F0Fu) | (((words[0] >> 6) & 0x03030303u) << 4),
+        words[1] & 0x3F3F3F3Fu,
+        ((words[2] >> 4) & 0x0F0F0F0Fu) | (((words[1] >> 6) & 0x03030303u) << 4),
+    };
+    __m256 sub = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)unpacked)));
+    __m256 minimums = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(unpacked + 2))));
+    _mm256_storeu_ps(scales, _mm256_mul_ps(_mm256_set1_ps(_cvtsh_ss(guided_load_u16(block))), sub));
+    _mm256_storeu_ps(offsets, _mm256_mul_ps(_mm256_set1_ps(-_cvtsh_ss(guided_load_u16(block + 2))), minimums));
+}
+
+/// Sub-block `b` of a row, with the scales and offsets `block_scales` unpacked for its block when
+/// the type's are (`load_block`'s own scale arithmetic is then left unused and compiled away).
+INLINE X86_TARGET Block load_sub_block(int type, const uint8_t *row, size_t b, const float *scales, const float *offsets) {
+    Block block = load_block(type, row, b);
+    if (!unpacks_block_scales(type)) return block;
+    size_t j = b % 8;
+    if (type == GUIDED_TYPE_Q6_K) {
+        block.scale = _mm256_set_m128(_mm_set1_ps(scales[2 * j + 1]), _mm_set1_ps(scales[2 * j]));
+    } else {
+        block.scale = _mm256_set1_ps(scales[j]);
+        block.offset = offsets[j];
+    }
+    return block;
+}
+
 /// The products of a block's weights with 32 bytes of input, summed by fours into 8 lanes, as
 /// floats. Unsigned weights are the form `maddubs` and `dpbusd` multiply; signed ones give their
 /// sign to the input first.
@@ -252,12 +300,17 @@ LOOP X86_TARGET void two_rows(
     float *secondOutput, size_t prefetch) {
     RowSums sums0 = row_sums_zero(), sums1 = row_sums_zero();
     float offsets0[2 * blocks], offsets1[2 * blocks];
+    float scales0[16], blockOffsets0[8], scales1[16], blockOffsets1[8];
     for (size_t b = 0; b < blocks; b++) {
         _mm_prefetch((const char *)guided_block_of(type, first, b) + prefetch, _MM_HINT_T0);
         _mm_prefetch((const char *)guided_block_of(type, second, b) + prefetch, _MM_HINT_T0);
         __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
         __m256 inputScale = _mm256_set1_ps(x.scales[b]);
-        Block w0 = load_block(type, first, b), w1 = load_block(type, second, b);
+        if (unpacks_block_scales(type) && b % 8 == 0) {
+            block_scales(type, guided_block_of(type, first, b), scales0, blockOffsets0);
+            block_scales(type, guided_block_of(type, second, b), scales1, blockOffsets1);
+        }
+        Block w0 = load_sub_block(type, first, b, scales0, blockOffsets0), w1 = load_sub_block(type, second, b, scales1, blockOffsets1);
         row_sums_add(&sums0, b, _mm256_mul_ps(w0.scale, inputScale), block_product(type, w0.quants, input));
         row_sums_add(&sums1, b, _mm256_mul_ps(w1.scale, inputScale), block_product(type, w1.quants, input));
         keep_offsets(type, w0, b, blocks, offsets0);
@@ -270,9 +323,10 @@ LOOP X86_TARGET void two_rows(
 /// One row with one vector.
 LOOP X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
     RowSums sums = row_sums_zero();
-    float offsets[2 * blocks];
+    float offsets[2 * blocks], scales[16], blockOffsets[8];
     for (size_t b = 0; b < blocks; b++) {
-        Block w = load_block(type, row, b);
+        if (unpacks_block_scales(type) && b % 8 == 0) block_scales(type, guided_block_of(type, row, b), scales, blockOffsets);
+        Block w = load_sub_block(type, row, b, scales, blockOffsets);
         __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
         row_sums_add(&sums, b, _mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[b])), block_product(type, w.quants, input));
         keep_offsets(type, w, b, blocks, offsets);
