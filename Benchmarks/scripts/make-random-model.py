@@ -13,6 +13,7 @@ usage: make-random-model.py SHAPE TYPE VOCAB_SOURCE.gguf OUT.gguf
 The weights are random codes under small scales, repeated from one buffer: the arithmetic is that
 of a real file of the shape (every byte of every matrix is read), the answers are noise.
 """
+import importlib.util
 import os
 import random
 import struct
@@ -34,38 +35,12 @@ ALIGNMENT = 32
 
 
 def read_vocabulary(path):
-    """The tokens, token types and merges of a GGUF file's byte-level BPE tokenizer."""
-    with open(path, "rb") as handle:
-        data = handle.read(64 << 20)
-    offset = 4
-    scalar = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
-
-    def take(fmt):
-        nonlocal offset
-        value = struct.unpack_from(fmt, data, offset)[0]
-        offset += struct.calcsize(fmt)
-        return value
-
-    def value(kind):
-        nonlocal offset
-        if kind == 8:
-            length = take("<Q")
-            text = data[offset:offset + length].decode("utf-8")
-            offset += length
-            return text
-        if kind == 9:
-            item = take("<I")
-            return [value(item) for _ in range(take("<Q"))]
-        return take(scalar[kind])
-
-    if data[:4] != b"GGUF":
-        raise SystemExit(f"{path}: not a GGUF file")
-    take("<I")
-    take("<Q")
-    metadata = {}
-    for _ in range(take("<Q")):
-        key = value(8)
-        metadata[key] = value(take("<I"))
+    """The tokens, token types and merges of a GGUF file's byte-level BPE tokenizer, read by
+    make-vocabulary.py's header reader."""
+    spec = importlib.util.spec_from_file_location("make_vocabulary", os.path.join(os.path.dirname(__file__), "make-vocabulary.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    metadata = module.read_metadata(path)
     if metadata.get("tokenizer.ggml.model") != "gpt2":
         raise SystemExit(f"{path}: the vocabulary source must be a byte-level BPE (gpt2) model")
     return metadata["tokenizer.ggml.tokens"], metadata["tokenizer.ggml.token_type"], metadata["tokenizer.ggml.merges"]

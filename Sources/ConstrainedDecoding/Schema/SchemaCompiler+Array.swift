@@ -13,7 +13,7 @@ extension SchemaCompiler {
             if try holdsOnlyStrings(schema, at: pointer) {
                 // Its own template, whose items a matcher compares as they end.
                 let checked = SchemaValue.members((schema.objectMembers ?? []).filter { $0.key != "uniqueItems" })
-                let id = definition(pointer, schema: checked, key: pointer + "#unique:" + checked.json)
+                let id = definition(pointer, schema: checked, key: pointer + "#unique:" + checked.jsonString)
                 uniqueDefinitions.insert(id)
                 return try builder.call(id)
             }
@@ -48,7 +48,7 @@ extension SchemaCompiler {
             let (schema, elementPointer) = elementSchema(index)
             if sharesElements, index >= prefix.count, let known = restAcceptsSome, case .object = schema {
                 guard known else { return nil }
-                return try compiler.builder.call(compiler.nested { $0.definition(elementPointer, schema: schema, key: elementPointer + "#" + schema.json) })
+                return try compiler.builder.call(compiler.nested { $0.definition(elementPointer, schema: schema, key: elementPointer + "#" + schema.jsonString) })
             }
             let value = try compiler.nested { (compiler: inout SchemaCompiler) throws(SchemaError) in try compiler.compile(schema, at: elementPointer) }
             if index >= prefix.count { restAcceptsSome = value != nil }
@@ -220,7 +220,7 @@ extension SchemaCompiler {
             return try compile(withoutContains, at: pointer)
         }
         func call(_ item: SchemaValue, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment {
-            try compiler.builder.call(compiler.nested { $0.definition(containsPointer, schema: item, key: containsPointer + "#" + item.json) })
+            try compiler.builder.call(compiler.nested { $0.definition(containsPointer, schema: item, key: containsPointer + "#" + item.jsonString) })
         }
         let open = try builder.sequence([try builder.literal("[".utf8), try whitespace(.opening)])
         let close = try builder.sequence([try whitespace(.closing), try builder.literal("]".utf8)])

@@ -259,7 +259,7 @@ extension SchemaCompiler {
     private mutating func memberPath(key: Fragment, value: SchemaValue, at pointer: String, shared: Bool) throws(SchemaError) -> Fragment? {
         let valueFragment: Fragment?
         if shared, case .object = value {
-            valueFragment = try builder.call(nested { $0.definition(pointer, schema: value, key: pointer + "#" + value.json) })
+            valueFragment = try builder.call(nested { $0.definition(pointer, schema: value, key: pointer + "#" + value.jsonString) })
         } else {
             valueFragment = try nested { (compiler: inout SchemaCompiler) throws(SchemaError) in try compiler.compile(value, at: pointer) }
         }

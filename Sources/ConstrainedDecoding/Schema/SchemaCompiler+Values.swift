@@ -103,7 +103,7 @@ extension SchemaCompiler {
             return "{" + members.map { inner + SchemaValue.quoted($0.key) + colon + canonicalJSON($0.value, indent: indent, depth: depth + 1) }.joined(separator: ",") + outer + "}"
         case .array: return "[]"
         case .object: return "{}"
-        default: return value.json
+        default: return value.jsonString
         }
     }
 

@@ -35,9 +35,6 @@ extension JSONValue {
         }
     }
 
-    /// The value written as compact JSON, numbers as written.
-    var json: String { jsonString }
-
     /// A string in its canonical JSON spelling: UTF-8, escaping only `"`, `\` and control
     /// characters, with the short escapes where they exist.
     static func quoted(_ text: String) -> String {
