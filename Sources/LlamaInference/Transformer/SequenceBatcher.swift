@@ -1,0 +1,135 @@
+import Foundation
+
+/// Continuous batching: runs the tokens that several sequences of one model submit at the same
+/// time through one forward pass, so that each weight row is decoded once for all of them.
+///
+/// Each caller blocks in ``evaluate(_:in:)`` on a thread of its own (its sampling and grammar
+/// masks run there, in parallel with the others'). The first caller to find the model idle leads
+/// the next pass: it waits briefly for the sequences that got their logits from the last pass to
+/// submit their next token, then runs every submission it has, up to ``rowCapacity`` positions
+/// (each sequence's next token first, then prompts in order of arrival, a long prompt over several
+/// passes). Sequences join and leave at any pass. A sequence's logits are the same, bit for bit,
+/// as when it runs alone with ``InferenceSession/evaluate(_:)``.
+public final class SequenceBatcher: @unchecked Sendable {
+    /// The tokens of one sequence waiting to run.
+    private final class Submission {
+        let session: InferenceSession
+        let tokens: [Int32]
+        /// How many of `tokens` have run.
+        var written = 0
+        var isDone = false
+
+        init(session: InferenceSession, tokens: [Int32]) {
+            self.session = session
+            self.tokens = tokens
+        }
+    }
+
+    public let model: LlamaModel
+    /// The most positions one pass runs.
+    public let rowCapacity: Int
+    /// How long a pass waits for the sequences of the last pass to come back with their next
+    /// token (after sampling it), before it runs without them.
+    public let gatheringWait: Duration
+    private let condition = NSCondition()
+    /// Guarded by `condition`: the submissions waiting or in part run, whether a pass is being
+    /// led, and the sequences served by the last pass that have not submitted again.
+    private var pending: [Submission] = []
+    private var isRunning = false
+    private var returning: Set<ObjectIdentifier> = []
+    /// Only the leader of a pass touches it.
+    private let pass: ForwardPass
+    /// How many passes have run, and how many positions they ran, for measurements.
+    public private(set) var passCount = 0
+    public private(set) var positionCount = 0
+
+    /// A batcher over `model`, for sequences of up to `contextLength` positions (longer ones make
+    /// room when they first submit).
+    public init(model: LlamaModel, contextLength: Int, rowCapacity: Int = InferenceSession.batchSize, gatheringWait: Duration = .milliseconds(2)) {
+        self.model = model
+        self.rowCapacity = max(1, rowCapacity)
+        self.gatheringWait = gatheringWait
+        pass = ForwardPass(model: model, rowCapacity: self.rowCapacity, contextLength: max(1, contextLength))
+    }
+
+    /// Runs `tokens` through the model after what `session` holds, with any other sequences
+    /// submitted meanwhile; `session.logits` then holds the logits that follow the last one.
+    /// Blocks until they are computed. A session must not be used by two callers at once.
+    public func evaluate(_ tokens: [Int32], in session: InferenceSession) throws(InferenceSession.InferenceError) {
+        precondition(session.model === model, "a session runs through its own model's batcher")
+        try session.validate(tokens)
+        guard !tokens.isEmpty else { return }
+        let submission = Submission(session: session, tokens: tokens)
+        condition.lock()
+        defer { condition.unlock() }
+        pending.append(submission)
+        condition.broadcast()
+        while !submission.isDone {
+            if isRunning {
+                condition.wait()
+            } else {
+                lead()
+            }
+        }
+    }
+
+    /// Leads one pass; called with the lock held, and returns with it held.
+    private func lead() {
+        isRunning = true
+        let wait = gatheringWait.components
+        let deadline = Date(timeIntervalSinceNow: Double(wait.seconds) + Double(wait.attoseconds) * 1e-18)
+        while !returning.isSubset(of: Set(pending.map { ObjectIdentifier($0.session) })), condition.wait(until: deadline) {}
+        let batch = positions(from: pending)
+        condition.unlock()
+        pass.run(batch.rows, logitCount: batch.logits)
+        condition.lock()
+        passCount += 1
+        positionCount += batch.rows
+        returning = []
+        for (submission, count) in batch.taken {
+            submission.session.advance(by: count)
+            submission.written += count
+            if submission.written == submission.tokens.count {
+                submission.isDone = true
+                returning.insert(ObjectIdentifier(submission.session))
+            }
+        }
+        pending.removeAll { $0.isDone }
+        isRunning = false
+        condition.broadcast()
+    }
+
+    /// Fills the pass with `submissions`: one token of each first (the decoding sequences, whose
+    /// next token is all they have), then the rest of each in order, up to ``rowCapacity``.
+    private func positions(from submissions: [Submission]) -> (rows: Int, logits: Int, taken: [(Submission, Int)]) {
+        var shares = submissions.map { _ in 0 }
+        var rows = 0
+        for index in submissions.indices where rows < rowCapacity {
+            shares[index] = 1
+            rows += 1
+        }
+        for (index, submission) in submissions.enumerated() where rows < rowCapacity && shares[index] > 0 {
+            let more = min(submission.tokens.count - submission.written - shares[index], rowCapacity - rows)
+            shares[index] += more
+            rows += more
+        }
+        var row = 0
+        var logits = 0
+        var taken: [(Submission, Int)] = []
+        for (index, submission) in submissions.enumerated() where shares[index] > 0 {
+            let session = submission.session
+            pass.reserve(contextLength: session.contextLength)
+            for offset in 0..<shares[index] {
+                let at = submission.written + offset
+                pass.positions[row] = session.position(ofToken: submission.tokens[at], at: at, of: submission.tokens.count, after: submission.written)
+                row += 1
+            }
+            if submission.written + shares[index] == submission.tokens.count {
+                pass.logitTargets[logits] = LogitTarget(row: row - 1, destination: session.logitsStart)
+                logits += 1
+            }
+            taken.append((submission, shares[index]))
+        }
+        return (rows, logits, taken)
+    }
+}
