@@ -31,6 +31,8 @@ def resident_kib(pid):
 def body(index, stream):
     request = {"model": "m", "stream": stream, "seed": index, "max_tokens": 48,
                "messages": [{"role": "user", "content": PROMPTS[index % len(PROMPTS)]}]}
+    if stream:
+        request["stream_options"] = {"include_usage": True}
     if index % 3 != 2:
         request["response_format"] = {"type": "json_schema", "json_schema": {"name": "cat", "schema": SCHEMA}}
     return request
@@ -49,14 +51,19 @@ def run(port, index, results):
         if response.status != 200 or kind == "whole":
             payload = response.read()
             if response.status == 200:
-                record["content"] = json.loads(payload)["choices"][0]["message"]["content"]
+                answer = json.loads(payload)
+                record["content"] = answer["choices"][0]["message"]["content"]
+                record["tokens"] = answer.get("usage", {}).get("completion_tokens")
         else:
             text = ""
             for line in response:
                 line = line.decode().strip()
                 if not line.startswith("data: ") or line == "data: [DONE]":
                     continue
-                choices = json.loads(line[6:])["choices"]
+                chunk = json.loads(line[6:])
+                if chunk.get("usage"):
+                    record["tokens"] = chunk["usage"].get("completion_tokens")
+                choices = chunk["choices"]
                 delta = choices[0]["delta"].get("content") if choices else None
                 if delta:
                     record.setdefault("first", time.perf_counter() - started)
@@ -76,10 +83,9 @@ def percentile(values, share):
     return values[min(len(values) - 1, int(share * len(values)))] if values else float("nan")
 
 
-def main():
-    port, pid = int(sys.argv[1]), int(sys.argv[2])
-    clients = int(sys.argv[3]) if len(sys.argv) > 3 else 32
-    total = int(sys.argv[4]) if len(sys.argv) > 4 else 256
+def load(port, pid, clients, total):
+    """Runs the load; returns the records by index, the seconds it took, and the server's
+    resident memory in KiB before (after one request of each kind), at the peak and after."""
     results = {}
     # One request of each kind first: the grammar, automata and caches that any load builds.
     for index in range(3):
@@ -106,20 +112,33 @@ def main():
         time.sleep(0.2)
     elapsed = time.perf_counter() - started
     time.sleep(2)
-    after = resident_kib(pid)
+    return results, elapsed, before, peak, resident_kib(pid)
 
-    assert sorted(results) == list(range(total)), "a request was lost"
-    errors = [r for r in results.values() if "error" in r]
-    statuses = {}
+
+def invalid_answers(results):
+    """The completed structured answers that are not a valid cat."""
     invalid = []
     for record in results.values():
-        statuses[record.get("status")] = statuses.get(record.get("status"), 0) + 1
         if record.get("status") == 200 and record["kind"] != "drop" and record["structured"]:
             try:
                 value = json.loads(record["content"])
                 assert set(value) == {"name", "age"} and 0 <= value["age"] <= 20
             except Exception:  # noqa: BLE001
                 invalid.append(record)
+    return invalid
+
+
+def main():
+    port, pid = int(sys.argv[1]), int(sys.argv[2])
+    clients = int(sys.argv[3]) if len(sys.argv) > 3 else 32
+    total = int(sys.argv[4]) if len(sys.argv) > 4 else 256
+    results, elapsed, before, peak, after = load(port, pid, clients, total)
+    assert sorted(results) == list(range(total)), "a request was lost"
+    errors = [r for r in results.values() if "error" in r]
+    statuses = {}
+    for record in results.values():
+        statuses[record.get("status")] = statuses.get(record.get("status"), 0) + 1
+    invalid = invalid_answers(results)
     answered = [r for r in results.values() if r.get("status") == 200 and r["kind"] != "drop"]
     latencies = [r["seconds"] for r in answered]
     firsts = [r["first"] for r in results.values() if "first" in r]

@@ -3,7 +3,7 @@ import GuidedGeneration
 import GuidedServer
 
 /// `guided serve [--model GGUF] [--host H] [--port P] [--api-key KEY] [--name NAME]
-/// [--max-waiting N]`: the OpenAI-compatible endpoint over a local model, until stopped.
+/// [--parallel N] [--max-waiting N]`: the OpenAI-compatible endpoint over a local model, until stopped.
 struct ServeCommand {
     var modelPath: String?
     /// A built-in chat template by name, for a file without one or whose own cannot be run.
@@ -12,6 +12,7 @@ struct ServeCommand {
     var port = 8080
     var apiKey = ProcessInfo.processInfo.environment["GUIDED_API_KEY"]
     var name: String?
+    var parallel = 4
     var maximumWaiting = 32
 
     init(arguments: [String]) throws(CommandError) {
@@ -33,6 +34,7 @@ struct ServeCommand {
             case "--port": port = try number(argument, in: 0...65535)
             case "--api-key": apiKey = try value(argument)
             case "--name": name = try value(argument)
+            case "--parallel": parallel = try number(argument, in: 1...256)
             case "--max-waiting": maximumWaiting = try number(argument, in: 0...10_000)
             default: throw .usage("unknown argument '\(argument)' for serve")
             }
@@ -47,7 +49,7 @@ struct ServeCommand {
             throw .modelUnavailable("\(error)")
         }
         let served = name ?? modelPath.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "SmolLM2-135M-Instruct"
-        let endpoint = OpenAIEndpoint(model: model, name: served, apiKey: apiKey, maximumWaiting: maximumWaiting)
+        let endpoint = OpenAIEndpoint(model: model, name: served, apiKey: apiKey, parallel: parallel, maximumWaiting: maximumWaiting)
         let server: HTTPServer
         do {
             server = try HTTPServer(host: host, port: port, handler: endpoint)

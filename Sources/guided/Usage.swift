@@ -27,11 +27,12 @@ enum Usage {
               --chunk-size N    with --stream, feed the parser N bytes at a time (default 8)
 
           serve [--model GGUF] [--chat-template NAME] [--host HOST] [--port PORT] [--api-key KEY]
-                [--name NAME] [--max-waiting N]
+                [--name NAME] [--parallel N] [--max-waiting N]
               Serve the model over the OpenAI chat-completions API (POST /v1/chat/completions,
               GET /v1/models, GET /health) on HOST (127.0.0.1) and PORT (8080), schemas and tool
               arguments enforced while generating. With --api-key (or $GUIDED_API_KEY) requests
-              must bear it; N requests (32) wait while one runs, more get 503.
+              must bear it; --parallel requests (4) run at once, decoded together, and
+              --max-waiting requests (32) wait while they run; more get 503.
 
           fetch-model [NAME]
               Fetch a model into $GUIDED_CACHE or ~/.cache/guided, if it is not there yet, and

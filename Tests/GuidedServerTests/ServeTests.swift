@@ -100,10 +100,46 @@ import Testing
         #expect(error["error"]?["type"]?.stringValue == "invalid_request_error")
     }
 
+    /// Requests running at once are decoded together, and each gets the answer it gets alone:
+    /// greedy and seeded, under a schema and in text, with prompts of different lengths. Each
+    /// runs on a fresh server, alone and together, so that none reuses the cache of another (the
+    /// part of a cache computed in a longer batch is rounded as llama.cpp rounds that batch).
+    @Test func requestsRunningTogetherGetTheAnswersTheyGetAlone() async throws {
+        let model = try Self.requireModel()
+        let schema = #","response_format":{"type":"json_schema","json_schema":{"name":"cat","schema":\#(Self.cat)}}"#
+        let requests = [
+            #"{"temperature":0,"max_tokens":120,"messages":[{"role":"user","content":"A cat called Tom."}]\#(schema)}"#,
+            #"{"seed":7,"temperature":0.8,"max_tokens":120,"messages":[{"role":"system","content":"You describe cats in detail, with their names, ages and favourite toys."},{"role":"user","content":"A shy old cat."}]\#(schema)}"#,
+            #"{"temperature":0,"max_tokens":40,"messages":[{"role":"user","content":"Write a line about the sea."}]}"#,
+            #"{"seed":3,"max_tokens":40,"messages":[{"role":"user","content":"Name three colours."}]}"#,
+        ]
+        func content(_ request: String, port: Int) async throws -> String {
+            let response = try await RawClient.exchange(port: port, RawClient.post("/v1/chat/completions", request))
+            let completion = try JSONValue(parsing: Self.body(of: response))
+            return try #require(completion["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue, "\(response)")
+        }
+        var alone: [String] = []
+        for request in requests {
+            let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: model, name: "smollm2"))
+            defer { server.stop() }
+            alone.append(try await content(request, port: server.port))
+        }
+        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: model, name: "smollm2", parallel: requests.count))
+        defer { server.stop() }
+        let together = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for (index, request) in requests.enumerated() { group.addTask { (index, try await content(request, port: server.port)) } }
+            var answers = [String](repeating: "", count: requests.count)
+            for try await (index, answer) in group { answers[index] = answer }
+            return answers
+        }
+        #expect(together == alone)
+    }
+
     /// One request runs while none may wait: a second gets 503 with Retry-After; once the first
     /// client leaves mid-stream, its generation stops and the model takes requests again.
     @Test func aFullQueueRefusesAndALeavingClientFreesTheModel() async throws {
-        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2", maximumWaiting: 0))
+        let server = try HTTPServer(
+            port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2", parallel: 1, maximumWaiting: 0))
         defer { server.stop() }
         let long = #"{"stream":true,"temperature":0,"max_tokens":4000,"messages":[{"role":"user","content":"Count from one to one thousand in words, one number per line."}]}"#
         let first = try RawClient(port: server.port)

@@ -44,14 +44,16 @@ final class LoadedEmbeddedModel: LoadedLanguageModel {
     let stopTokens: Set<Int32>
     let sampling: RecommendedSampling
     let samplingPreset: SamplingPreset?
-    /// One evaluation at a time: the model's worker threads serve one caller.
-    let evaluation = NSLock()
+    /// Runs the tokens of every context of the model: those that several requests submit at
+    /// once go through one forward pass.
+    let batcher: SequenceBatcher
 
     init(
         model: LlamaModel, tokenizer: any Tokenizer, template: ChatTemplate, sampling: RecommendedSampling = RecommendedSampling(),
         samplingPreset: SamplingPreset? = nil
     ) {
         self.model = model
+        batcher = SequenceBatcher(model: model, contextLength: min(2048, model.configuration.contextLength))
         self.samplingPreset = samplingPreset
         self.tokenizer = tokenizer
         self.template = template
@@ -78,18 +80,18 @@ final class LoadedEmbeddedModel: LoadedLanguageModel {
     }
 
     func makeContext(size: Int) throws -> any LanguageModelContext {
-        EmbeddedModelContext(session: InferenceSession(model: model, contextLength: size), lock: evaluation)
+        EmbeddedModelContext(session: InferenceSession(model: model, contextLength: size), batcher: batcher)
     }
 }
 
 /// A KV cache of the embedded model.
 final class EmbeddedModelContext: LanguageModelContext {
     let session: InferenceSession
-    let lock: NSLock
+    let batcher: SequenceBatcher
 
-    init(session: InferenceSession, lock: NSLock) {
+    init(session: InferenceSession, batcher: SequenceBatcher) {
         self.session = session
-        self.lock = lock
+        self.batcher = batcher
     }
 
     var count: Int { session.position }
@@ -99,9 +101,7 @@ final class EmbeddedModelContext: LanguageModelContext {
     }
 
     func evaluate(_ tokens: [Int32]) throws -> UnsafeBufferPointer<Float> {
-        lock.lock()
-        defer { lock.unlock() }
-        try session.evaluate(tokens)
+        try batcher.evaluate(tokens, in: session)
         return UnsafeBufferPointer(session.logits)
     }
 }

@@ -19,7 +19,8 @@ extension SystemLanguageModel: LanguageModel {
             let model: ObjectIdentifier
         }
 
-        private let cache = ContextCache()
+        /// One context per request running: a server's requests run together.
+        private let contexts = ContextPool()
 
         public init(configuration: Configuration) {}
 
@@ -48,8 +49,11 @@ extension SystemLanguageModel: LanguageModel {
             let messages = ConversationRenderer.messages(of: Transcript(entries: entries))
             let cancellation = CancellationFlag()
             let (deltas, continuation) = AsyncStream<String>.makeStream()
+            let prompt = try runtime.tokens(ofConversation: messages)
+            let cache = contexts.take(for: prompt)
+            defer { contexts.giveBack(cache) }
             var generator = ResponseGenerator(
-                runtime: runtime, cache: cache, prompt: try runtime.tokens(ofConversation: messages), grammar: grammar, isToolTurn: hasTools,
+                runtime: runtime, cache: cache, prompt: prompt, grammar: grammar, isToolTurn: hasTools,
                 answerIsText: request.schema == nil, options: request.generationOptions, cancellation: cancellation)
             let settled = SettledText(continuation)
             generator.onSettledText = { settled.advance(to: $0) }

@@ -15,9 +15,7 @@ final class ContextCache: @unchecked Sendable {
     func load(_ prompt: [Int32], runtime: ModelRuntime) throws -> (logits: UnsafeBufferPointer<Float>, reused: Int) {
         let context = try self.context ?? runtime.model.makeContext(size: runtime.contextSize)
         self.context = context
-        var common = 0
-        let limit = min(tokens.count, prompt.count, context.count)
-        while common < limit, tokens[common] == prompt[common] { common += 1 }
+        var common = min(sharedLength(prompt), context.count)
         // At least one token is evaluated, for its logits.
         if common == prompt.count { common -= 1 }
         context.truncate(to: common)
@@ -25,6 +23,21 @@ final class ContextCache: @unchecked Sendable {
         let logits = try context.evaluate(Array(prompt[common...]))
         tokens = prompt
         return (logits, common)
+    }
+
+    /// How many tokens at the start of `prompt` the cache holds.
+    func commonPrefixLength(with prompt: [Int32]) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return sharedLength(prompt)
+    }
+
+    /// How many tokens at the start of `prompt` are those at the start of ``tokens``.
+    private func sharedLength(_ prompt: [Int32]) -> Int {
+        var common = 0
+        let limit = min(tokens.count, prompt.count)
+        while common < limit, tokens[common] == prompt[common] { common += 1 }
+        return common
     }
 
     /// Drops the cache after its first `count` tokens. Call with ``lock`` held.

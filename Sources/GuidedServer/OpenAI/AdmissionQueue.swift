@@ -1,22 +1,25 @@
 import Synchronization
 
-/// Lets one request at a time run on the model and a bounded number wait, in the order they
-/// came; a request beyond the bound is refused at once (503), and one whose client leaves while
-/// it waits leaves the queue.
+/// Lets a bounded number of requests run on the model at once (the model decodes them together)
+/// and a bounded number wait, in the order they came; a request beyond both bounds is refused at
+/// once (503), and one whose client leaves while it waits leaves the queue.
 final class AdmissionQueue: Sendable {
     struct Full: Error {}
 
     private struct State {
-        var isRunning = false
+        var running = 0
         var waiting: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
         var nextID = 0
     }
 
     private let state = Mutex(State())
-    /// The most requests that wait while one runs.
+    /// The most requests that run at once.
+    let maximumRunning: Int
+    /// The most requests that wait while others run.
     let maximumWaiting: Int
 
-    init(maximumWaiting: Int) {
+    init(maximumRunning: Int = 1, maximumWaiting: Int) {
+        self.maximumRunning = max(1, maximumRunning)
         self.maximumWaiting = maximumWaiting
     }
 
@@ -35,8 +38,8 @@ final class AdmissionQueue: Sendable {
                 state.withLock { state in
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
-                    } else if !state.isRunning {
-                        state.isRunning = true
+                    } else if state.running < maximumRunning {
+                        state.running += 1
                         continuation.resume()
                     } else if state.waiting.count >= maximumWaiting {
                         continuation.resume(throwing: Full())
@@ -57,7 +60,7 @@ final class AdmissionQueue: Sendable {
     func leave() {
         state.withLock { state in
             if state.waiting.isEmpty {
-                state.isRunning = false
+                state.running -= 1
             } else {
                 state.waiting.removeFirst().continuation.resume()
             }

@@ -15,12 +15,12 @@ public struct OpenAIEndpoint: HTTPHandler {
     private let queue: AdmissionQueue
 
     /// Serves `model` under `name`; `apiKey`, when given, is required as a bearer token; at most
-    /// `maximumWaiting` requests wait while one runs.
-    public init(model: some LanguageModel, name: String, apiKey: String? = nil, maximumWaiting: Int = 32) {
+    /// `parallel` requests run at once, and `maximumWaiting` wait while they run.
+    public init(model: some LanguageModel, name: String, apiKey: String? = nil, parallel: Int = 4, maximumWaiting: Int = 32) {
         self.model = ProviderModel(model)
         self.name = name
         self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
-        queue = AdmissionQueue(maximumWaiting: maximumWaiting)
+        queue = AdmissionQueue(maximumRunning: parallel, maximumWaiting: maximumWaiting)
     }
 
     public func respond(to request: HTTPRequest, writer: ResponseWriter) async {
@@ -65,7 +65,7 @@ public struct OpenAIEndpoint: HTTPHandler {
         do {
             try await queue.enter()
         } catch is AdmissionQueue.Full {
-            writer.send(ServerErrorBody.response(status: 503, message: "The model is busy; \(queue.maximumWaiting) requests are waiting.", headers: [("Retry-After", "1")]))
+            writer.send(ServerErrorBody.response(status: 503, message: "The model is busy; \(queue.maximumRunning) requests are running and \(queue.maximumWaiting) waiting.", headers: [("Retry-After", "1")]))
             return
         } catch {
             return

@@ -13,9 +13,12 @@ public final class InferenceSession {
     public private(set) var position = 0
 
     /// The cache: each layer's keys and values at every position, in 16 bits as llama.cpp keeps
-    /// them (half the memory of floats).
+    /// them (half the memory of floats), in pages of their own: only the positions written take
+    /// memory, and all of it goes back to the system with the session.
     private let keys: UnsafeMutablePointer<UInt16>
     private let values: UnsafeMutablePointer<UInt16>
+    private let keyPages: MappedPages
+    private let valuePages: MappedPages
     /// The rotary frequencies of the global layers, and of the sliding-window layers.
     private let ropeFrequencies: UnsafeMutablePointer<Float>
     private let localRopeFrequencies: UnsafeMutablePointer<Float>
@@ -56,8 +59,10 @@ public final class InferenceSession {
         let configuration = model.configuration
         self.contextLength = max(1, min(contextLength, configuration.contextLength))
         let cacheSize = configuration.layerCount * self.contextLength * configuration.keyValueDimension
-        keys = .allocate(capacity: cacheSize)
-        values = .allocate(capacity: cacheSize)
+        keyPages = MappedPages(byteCount: cacheSize * MemoryLayout<UInt16>.stride)
+        valuePages = MappedPages(byteCount: cacheSize * MemoryLayout<UInt16>.stride)
+        keys = keyPages.start.bindMemory(to: UInt16.self, capacity: cacheSize)
+        values = valuePages.start.bindMemory(to: UInt16.self, capacity: cacheSize)
         logitsStart = .allocate(capacity: max(1, configuration.vocabularySize))
         logitsStart.initialize(repeating: 0, count: max(1, configuration.vocabularySize))
         logits = UnsafeMutableBufferPointer(start: logitsStart, count: configuration.vocabularySize)
@@ -79,8 +84,8 @@ public final class InferenceSession {
     }
 
     deinit {
-        keys.deallocate()
-        values.deallocate()
+        keyPages.free()
+        valuePages.free()
         ropeFrequencies.deallocate()
         localRopeFrequencies.deallocate()
         logitsStart.deallocate()
