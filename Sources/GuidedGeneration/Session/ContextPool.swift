@@ -1,3 +1,4 @@
+import LlamaInference
 import Synchronization
 
 /// The contexts of an executor that serves several requests at once (a server's clients): each
@@ -6,7 +7,15 @@ import Synchronization
 /// runs the contexts in use together. The most recently used idle context is kept (more with
 /// `keptIdle`) and the others freed, so that memory comes back to its level once a load has passed.
 final class ContextPool: Sendable {
-    private let idle = Mutex<[ContextCache]>([])
+    private struct State {
+        var idle: [ContextCache] = []
+        /// How many contexts are in use.
+        var inUse = 0
+        /// Whether contexts were freed since the memory last went back to the system.
+        var freedSinceRelease = false
+    }
+
+    private let state = Mutex(State())
     /// How many idle contexts are kept.
     let keptIdle: Int
 
@@ -17,21 +26,33 @@ final class ContextPool: Sendable {
     /// A context for a request whose conversation is `prompt`, to be given back when the request
     /// is done.
     func take(for prompt: [Int32]) -> ContextCache {
-        idle.withLock { idle in
+        state.withLock { state in
+            state.inUse += 1
             var best: (index: Int, common: Int)?
-            for (index, cache) in idle.enumerated() {
+            for (index, cache) in state.idle.enumerated() {
                 let common = cache.commonPrefixLength(with: prompt)
                 if common > (best?.common ?? -1) { best = (index, common) }
             }
-            return best.map { idle.remove(at: $0.index) } ?? ContextCache()
+            return best.map { state.idle.remove(at: $0.index) } ?? ContextCache()
         }
     }
 
-    /// Gives back a context taken with ``take(for:)``.
+    /// Gives back a context taken with ``take(for:)``. When the last context in use comes back
+    /// after others were freed, the memory the load left with the allocator goes back to the
+    /// system.
     func giveBack(_ cache: ContextCache) {
-        idle.withLock { idle in
-            idle.append(cache)
-            if idle.count > keptIdle { idle.removeFirst(idle.count - keptIdle) }
+        let releasesMemory = state.withLock { state in
+            state.inUse -= 1
+            state.idle.append(cache)
+            if state.idle.count > keptIdle {
+                // The oldest are freed here (a context still held by a finishing request, when it lets go).
+                state.idle.removeFirst(state.idle.count - keptIdle)
+                state.freedSinceRelease = true
+            }
+            guard state.inUse == 0, state.freedSinceRelease else { return false }
+            state.freedSinceRelease = false
+            return true
         }
+        if releasesMemory { returnFreedMemoryToSystem() }
     }
 }

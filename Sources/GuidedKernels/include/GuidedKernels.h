@@ -135,6 +135,10 @@ int guided_kernels_supported(int variant);
 /// the process with an illegal instruction.
 const GuidedKernelTable *_Nonnull guided_kernel_table(int variant);
 
+/// Gives the memory the C allocator holds free back to the system, where the allocator keeps it
+/// (glibc's arenas, which many threads fill); nothing elsewhere.
+void guided_release_free_memory(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,11 @@
+#include "GuidedKernels.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+void guided_release_free_memory(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
