@@ -16,7 +16,7 @@ public struct MaskPrecomputationBudget: Sendable {
 
     /// A budget of `walksPerString` masks per string's contents, `grammarStates` states of the
     /// grammar, `fullWalks` walks of the whole trie, `states` states and `maskBytes` bytes in all.
-    public init(walksPerString: Int = 64, grammarStates: Int = 256, fullWalks: Int = 96, states: Int = 8192, maskBytes: Int = 12 << 20) {
+    public init(walksPerString: Int = 64, grammarStates: Int = 64, fullWalks: Int = 96, states: Int = 8192, maskBytes: Int = 12 << 20) {
         self.walksPerString = walksPerString
         self.grammarStates = grammarStates
         self.fullWalks = fullWalks
