@@ -5,7 +5,9 @@ import PartialJSON
 /// `guided-bench masks`: for each case, the compile time of its schema (compiled once for
 /// consecutive cases of the same schema, unless `--compile-each`), then before each token of its
 /// instance the time of a full token mask; checks the token is allowed, advances, and checks that
-/// end-of-text is allowed at the end. Writes one JSON line per case and prints percentiles.
+/// end-of-text is allowed at the end. Writes one JSON line per case and prints percentiles. The
+/// compile time includes ``CompiledGrammar/precomputeMasks(for:budget:)`` over the vocabulary
+/// (also written apart, as `precompute_ms`) unless `--lazy-masks`.
 struct MaskBenchmark {
     var vocabularyPath = ""
     var casesPath = ""
@@ -13,6 +15,8 @@ struct MaskBenchmark {
     var options = CompileOptions()
     /// Compile every case's schema afresh, even when the previous case had the same one.
     var compilesEach = false
+    /// Leave every mask to its first use instead of precomputing the slow ones.
+    var lazyMasks = false
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -35,6 +39,7 @@ struct MaskBenchmark {
                 }
             case "--lenient": options.isLenient = true
             case "--compile-each": compilesEach = true
+            case "--lazy-masks": lazyMasks = true
             default: throw UsageError(description: "unknown option \(argument)")
             }
         }
@@ -61,12 +66,13 @@ struct MaskBenchmark {
         let lines = try String(contentsOfFile: casesPath, encoding: .utf8).split(separator: "\n")
         var output = ""
         var compileTimes: [Double] = []
+        var precomputeTimes: [Double] = []
         var maskTimes: [Double] = []
         var accepted = 0
         var refused = 0
         var mask = TokenBitset(capacity: vocabulary.count)
         let clock = ContinuousClock()
-        var last: (schema: String, result: Result<CompiledGrammar, SchemaError>?, milliseconds: Double)?
+        var last: (schema: String, result: Result<CompiledGrammar, SchemaError>?, milliseconds: Double, precompute: Double, precomputed: MaskPrecomputation?)?
         for line in lines where !line.isEmpty {
             let testCase = try JSONValue(parsing: String(line))
             let id = testCase["id"]?.stringValue ?? "?"
@@ -81,11 +87,25 @@ struct MaskBenchmark {
                 let compileTime = clock.measure {
                     result = Result { () throws(SchemaError) in try CompiledGrammar(jsonSchema: schema, options: options) }
                 }
-                last = (schema, result, compileTime.milliseconds)
+                var precomputeTime = Duration.zero
+                var precomputed: MaskPrecomputation?
+                if !lazyMasks, case .success(let grammar)? = result {
+                    precomputeTime = clock.measure { precomputed = grammar.precomputeMasks(for: vocabulary) }
+                }
+                last = (schema, result, (compileTime + precomputeTime).milliseconds, precomputeTime.milliseconds, precomputed)
             }
             let result = last?.result
             let compileMilliseconds = last?.milliseconds ?? 0
             record.append(key: "compile_ms", value: .number(JSONNumber(compileMilliseconds) ?? 0))
+            record.append(key: "precompute_ms", value: .number(JSONNumber(last?.precompute ?? 0) ?? 0))
+            if let precomputed = last?.precomputed {
+                record.append(
+                    key: "precomputed",
+                    value: .object([
+                        "states": .number(JSONNumber(precomputed.statesVisited)), "masks": .number(JSONNumber(precomputed.masksKept)),
+                        "bytes": .number(JSONNumber(precomputed.maskBytes)), "complete": .bool(precomputed.isComplete),
+                    ]))
+            }
             guard case .success(let grammar)? = result else {
                 refused += 1
                 let message = if case .failure(let error)? = result { error.description } else { "" }
@@ -97,6 +117,7 @@ struct MaskBenchmark {
                 continue
             }
             compileTimes.append(compileMilliseconds)
+            precomputeTimes.append(last?.precompute ?? 0)
             let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
             var times: [JSONValue] = []
             var rejectAt: Int?
@@ -131,6 +152,9 @@ struct MaskBenchmark {
         try output.write(toFile: outputPath, atomically: true, encoding: .utf8)
         print("cases: \(lines.count), compiled: \(lines.count - refused), accepted: \(accepted)")
         print("compile ms   p50 \(Self.format(Self.percentile(compileTimes, 50)))  p99 \(Self.format(Self.percentile(compileTimes, 99)))  max \(Self.format(compileTimes.max() ?? 0))")
+        print(
+            "  of which mask precomputation p50 \(Self.format(Self.percentile(precomputeTimes, 50)))  p99 \(Self.format(Self.percentile(precomputeTimes, 99)))"
+                + "  max \(Self.format(precomputeTimes.max() ?? 0))")
         print(
             "mask µs      p50 \(Self.format(Self.percentile(maskTimes, 50)))  p99 \(Self.format(Self.percentile(maskTimes, 99)))"
                 + "  p99.9 \(Self.format(Self.percentile(maskTimes, 99.9)))  max \(Self.format(maskTimes.max() ?? 0))")

@@ -39,9 +39,10 @@ default:
               cost of streaming with a snapshot every 4 bytes against one-shot parsing
           masks --vocab VOCAB.json --cases CASES.jsonl --out OUT.jsonl
                 [--whitespace compact|flexible] [--extra-properties forbid|allow] [--lenient]
-                [--compile-each]
+                [--compile-each] [--lazy-masks]
               schema compile time and per-token mask time over a tokenizer's vocabulary;
-              consecutive cases of one schema share its compile unless --compile-each
+              consecutive cases of one schema share its compile unless --compile-each; the
+              compile includes precomputing the slow masks unless --lazy-masks
           decode [--model PATH] [--threads N] [--prompt-tokens 128] [--generate 128] [--runs 3]
               prefill and decode speed of the local model, and peak memory
           generate [--model PATH] [--schemas FOLDER] [--max-tokens N]

@@ -7,6 +7,7 @@ alternative), and the instance's tokens.
 
 usage: make-cases.py VOCAB.json OUT.jsonl [--suite DIR]
        make-cases.py VOCAB.json OUT.jsonl --bench DIR
+       make-cases.py VOCAB.json OUT.jsonl --worst-case DIR [--suite DIR] [--schemas-per-subset N]
 
 Default sources: the schemas/ files with the instances in Benchmarks/cases/schema-instances.jsonl,
 and every valid instance of the JSON-Schema-Test-Suite, draft 2020-12 as kept in Tests/Corpora,
@@ -18,6 +19,11 @@ Each case also carries "subset" (the file's name without .jsonl) and "valid"; it
 schema's id (which starts with the subset's name) and the test's index, "Github_easy/o14025#2".
 A schema id that occurs more than once in its file gets its line number, "BFCL/81@39#0". Instances
 that the tokenizer cannot encode (text that is not valid UTF-8) are skipped and counted.
+
+--worst-case DIR: the format- and pattern-heavy cases, where string sub-automata are largest:
+the default cases whose schema uses `format`, `pattern` or `patternProperties` anywhere, then the
+valid instances of the first N schemas (16 unless --schemas-per-subset) of each JSONSchemaBench
+file DIR/*.jsonl that use them, in file order, with "subset" as for --bench.
 
 Tokens come from a greedy longest-match over the vocabulary's non-special tokens: a valid token
 sequence for the text, close to what a BPE tokenizer gives.
@@ -231,6 +237,35 @@ def bench_cases(directory):
     return cases
 
 
+def uses_format_or_pattern(schema):
+    """Whether a string `format` or `pattern`, or a `patternProperties`, occurs anywhere in schema."""
+    if isinstance(schema, dict):
+        if isinstance(schema.get("format"), str) or isinstance(schema.get("pattern"), str) \
+                or isinstance(schema.get("patternProperties"), dict):
+            return True
+        return any(uses_format_or_pattern(value) for value in schema.values())
+    if isinstance(schema, list):
+        return any(uses_format_or_pattern(value) for value in schema)
+    return False
+
+
+def worst_cases(suite, directory, per_subset):
+    """(id, schema, instance, extra fields) for the format- and pattern-heavy set."""
+    cases = [case for case in default_cases(suite) if uses_format_or_pattern(case[1])]
+    chosen = collections.defaultdict(set)  # per subset, the schema ids taken
+    for identifier, schema, instance, fields in bench_cases(directory):
+        if not fields["valid"] or not uses_format_or_pattern(schema):
+            continue
+        schema_id = identifier.rsplit("#", 1)[0]
+        taken = chosen[fields["subset"]]
+        if schema_id not in taken:
+            if len(taken) >= per_subset:
+                continue
+            taken.add(schema_id)
+        cases.append((identifier, schema, instance, {"subset": fields["subset"]}))
+    return cases
+
+
 def main():
     parser = argparse.ArgumentParser(description="Writes the mask benchmark's cases.")
     parser.add_argument("vocab", help="vocabulary file from make-vocabulary.py")
@@ -238,9 +273,18 @@ def main():
     parser.add_argument("--suite", default=os.path.join(ROOT, "Tests/Corpora/JSON-Schema-Test-Suite/tests/draft2020-12"),
                         help="a JSON-Schema-Test-Suite draft folder (default: draft 2020-12 in Tests/Corpora)")
     parser.add_argument("--bench", metavar="DIR", help="JSONSchemaBench folder of *.jsonl: write its instances instead")
+    parser.add_argument("--worst-case", metavar="DIR",
+                        help="JSONSchemaBench folder of *.jsonl: write the format- and pattern-heavy set instead")
+    parser.add_argument("--schemas-per-subset", type=int, default=16, metavar="N",
+                        help="with --worst-case, the schemas taken from each JSONSchemaBench file (default 16)")
     arguments = parser.parse_args()
     tokenizer = Tokenizer(json.load(open(arguments.vocab)))
-    cases = bench_cases(arguments.bench) if arguments.bench else default_cases(arguments.suite)
+    if arguments.worst_case:
+        cases = worst_cases(arguments.suite, arguments.worst_case, arguments.schemas_per_subset)
+    elif arguments.bench:
+        cases = bench_cases(arguments.bench)
+    else:
+        cases = default_cases(arguments.suite)
     written = 0
     skipped = 0
     with open(arguments.out, "w") as out:

@@ -8,4 +8,8 @@ struct GrammarTemplate: Sendable {
     /// matching (``UniquenessTracker``): its start reads the `[`, and every state after it, in
     /// the template or in the definitions it calls, is inside the array.
     var checksUniqueness = false
+    /// Whether the template is the contents of a `pattern` or `format` string, between its
+    /// quotes: its states read string characters only, and it ends where the closing quote is
+    /// read (``LazyDFA/stringInterior(_:)``).
+    var readsStringContents = false
 }

@@ -34,9 +34,11 @@ struct LazyDFA: ~Copyable {
     /// Per copy: how deeply calls nest in it.
     private var copyDepths = ScratchBuffer<Int32>()
     /// Per copy: the pool state of its template's end, and the state that end continues at (-1
-    /// for the root).
+    /// for the root, ``isolatedEnd`` for ``isolatedStringContents(_:)``).
     private var copyEnds = ScratchBuffer<Int32>()
     private var copyReturns = ScratchBuffer<Int32>()
+    /// Per copy: the template it copies.
+    private var copyTemplates = ScratchBuffer<Int32>()
     /// Per block of 64 NFA state ids: the copy they belong to.
     private var blockCopies = ScratchBuffer<Int32>()
     /// Per NFA state with a call: the entry of the copy it expanded into, ``dead`` when too deep.
@@ -46,6 +48,9 @@ struct LazyDFA: ~Copyable {
     /// state of the copy that reads the array's `[`, which is not yet inside it (-1 for none).
     private var copyUniqueStarts = ScratchBuffer<Int32>()
     private static let outsideUniqueArray: Int32 = -2
+    /// The continuation of a copy of string contents that nothing follows: its end is kept as a
+    /// live state that reads nothing, as the closing quote's state is, wherever it is called.
+    private static let isolatedEnd: Int32 = -3
     /// Whether some template checks the uniqueness of array items.
     let checksUniqueness: Bool
 
@@ -74,6 +79,10 @@ struct LazyDFA: ~Copyable {
     private var outsideStates = ScratchBuffer<Int32>()
     /// Per state: what mask walks read of it, in one table (``WalkInfo``).
     var walkInfo = ScratchBuffer<WalkInfo>()
+    /// Per state: its ``stringInterior(_:)``, ``unknown``, or ``dead`` for none.
+    private var stateInteriors = ScratchBuffer<Int32>()
+    /// The string interiors found, by id: sorted pool states of string-contents templates.
+    private var interiors = SequenceTable()
     /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
     private var plainRuns = ScratchBuffer<Int32>()
     /// The longest plain-text run worth counting: the longest plain-text token's length, in
@@ -203,6 +212,7 @@ struct LazyDFA: ~Copyable {
         let copy = Int32(copyDeltas.count)
         copyDeltas.append(delta)
         copyDepths.append(depth)
+        copyTemplates.append(Int32(template))
         copyEnds.append(pool.ends[template])
         copyReturns.append(continuation)
         if pool.checksUniqueness[template] {
@@ -261,6 +271,7 @@ struct LazyDFA: ~Copyable {
         outsideStates.append(Self.unknown)
         walkInfo.append(WalkInfo(plainTarget: Self.unknown, safeGroups: allowsAny ? WalkInfo.anyPlainText : 0))
         plainRuns.append(Self.unknown)
+        stateInteriors.append(Self.unknown)
         commonTargets.extend(to: commonTargets.count + Self.continuationRanges.count, with: Self.unknown)
     }
 
@@ -283,7 +294,9 @@ struct LazyDFA: ~Copyable {
             let copy = copyIndex(of: state)
             let delta = copyDeltas[copy]
             let poolState = Int(state &- delta)
-            if transitionStarts[poolState] != transitionStarts[poolState + 1] || state == acceptState {
+            if transitionStarts[poolState] != transitionStarts[poolState + 1] || state == acceptState
+                || (poolState == Int(copyEnds[copy]) && copyReturns[copy] == Self.isolatedEnd)
+            {
                 core.append(state)
             }
             for edge in Int(epsilonStarts[poolState])..<Int(epsilonStarts[poolState + 1]) {
@@ -307,12 +320,14 @@ struct LazyDFA: ~Copyable {
         let index = Int(state)
         let known = expansions[index]
         if known != Self.notExpanded { return known }
-        let depth = copyDepths[copy] + 1
+        let template = Int(callDefinitions[poolState])
+        // The contents of a string stand in for characters spelt in place: they call nothing, and
+        // do not count toward the nesting limit.
+        let depth = copyDepths[copy] + (pool.readsStringContents[template] ? 0 : 1)
         guard depth <= maximumCallDepth else {
             expansions[index] = Self.dead
             return Self.dead
         }
-        let template = Int(callDefinitions[poolState])
         let continuation = callContinuations[poolState] &+ copyDeltas[copy]
         let entry = pool.starts[template] &+ addCopy(of: template, depth: depth, returningTo: continuation)
         expansions[index] = entry
@@ -472,6 +487,72 @@ struct LazyDFA: ~Copyable {
             siftDown(0, end)
         }
     }
+
+    // MARK: String interiors
+
+    /// The interior of `state` inside a `pattern` or `format` string: the pool states of the
+    /// string-contents templates among its NFA states (but their ends), as an id shared by every state with the
+    /// same ones, when all its other NFA states read nothing but the closing quote (where the
+    /// string's context takes over). `nil` otherwise. From two states with the same interior, a
+    /// token without a quote is read the same way (it never reaches the context, and the copies
+    /// of a template that calls nothing read alike), so they allow the same such tokens.
+    /// Remembered per state.
+    mutating func stringInterior(_ state: Int32) -> Int32? {
+        let known = stateInteriors[Int(state)]
+        if known != Self.unknown { return known >= 0 ? known : nil }
+        core.removeAll()
+        var eligible = true
+        for element in Int(sets.starts[Int(state)])..<Int(sets.starts[Int(state) + 1]) {
+            let nfaState = sets.pool[element]
+            let copy = copyIndex(of: nfaState)
+            let poolState = nfaState &- copyDeltas[copy]
+            let template = Int(copyTemplates[copy])
+            if pool.readsStringContents[template] {
+                // The end of an isolated copy stands for the closing quote's state.
+                if poolState != pool.ends[template] { core.append(poolState) }
+                continue
+            }
+            let first = Int(transitionStarts[Int(poolState)])
+            let end = Int(transitionStarts[Int(poolState) + 1])
+            let quote = UInt8(ascii: "\"")
+            guard first < end, (first..<end).allSatisfy({ transitions[$0].low == quote && transitions[$0].high == quote }) else {
+                eligible = false
+                break
+            }
+        }
+        var interior = Self.dead
+        if eligible && !core.isEmpty {
+            if core.count > 1 { Self.sort(core.elements) }
+            // Copies of one template in different places share their pool states: kept once.
+            var kept = 1
+            for index in 1..<max(core.count, 1) where core[index] != core[kept - 1] {
+                core[kept] = core[index]
+                kept += 1
+            }
+            interior = interiors.intern(UnsafeBufferPointer(start: core.base, count: kept)).id
+        }
+        stateInteriors[Int(state)] = interior
+        return interior >= 0 ? interior : nil
+    }
+
+    /// How many string interiors have been found.
+    var interiorCount: Int { interiors.count }
+
+    /// A state at the start of a copy of string-contents template `template` whose end leads to
+    /// a live state that reads nothing (as the closing quote's state reads no other byte): its
+    /// states, and those it leads to, have the interiors of the template's copies wherever the
+    /// grammar calls it, and the same masks of the tokens without a quote. ``dead`` when the
+    /// template is not one whose copies read alike.
+    mutating func isolatedStringContents(_ template: Int) -> Int32 {
+        guard pool.readsStringContents[template] else { return Self.dead }
+        let delta = addCopy(of: template, depth: 0, returningTo: Self.isolatedEnd)
+        targets.removeAll()
+        targets.append(pool.starts[template] + delta)
+        return closeTargets()
+    }
+
+    /// The number of templates in the grammar.
+    var templateCount: Int { pool.starts.count }
 
     // MARK: Plain text
 

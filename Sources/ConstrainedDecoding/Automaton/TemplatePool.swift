@@ -27,6 +27,9 @@ final class TemplatePool: @unchecked Sendable {
     let checksUniqueness: [Bool]
     /// Whether any template checks uniqueness.
     let hasUniquenessChecks: Bool
+    /// Per template: whether it is the contents of a string (``GrammarTemplate/readsStringContents``)
+    /// and calls nothing, so that its copies read the same wherever they are called from.
+    let readsStringContents: [Bool]
 
     /// - Parameter templates: the root's template first, then one per definition.
     init(templates: [GrammarTemplate]) {
@@ -47,6 +50,9 @@ final class TemplatePool: @unchecked Sendable {
         self.ends = ends
         self.sizes = sizes
         checksUniqueness = templates.map(\.checksUniqueness)
+        readsStringContents = templates.map { template in
+            template.readsStringContents && (0..<template.nfa.stateCount).allSatisfy { template.nfa.callDefinitions[$0] == CompactNFA.noCall }
+        }
         hasUniquenessChecks = checksUniqueness.contains(true)
         transitionStarts = Self.copy(nfa.transitionStarts)
         transitions = Self.copy(nfa.transitions)

@@ -7,6 +7,8 @@ import Synchronization
 final class MatcherAutomaton: @unchecked Sendable {
     var dfa: LazyDFA
     var masks: MaskCache
+    /// The quote-free masks of string interiors, shared by their states.
+    var interiors: StringInteriorMasks
     /// The tables of the vocabulary the masks are over, `nil` for a matcher without one; held,
     /// so that no other vocabulary can take its place while the masks are kept.
     let vocabulary: VocabularyIndex?
@@ -16,11 +18,12 @@ final class MatcherAutomaton: @unchecked Sendable {
             pool: grammar.pool, classes: grammar.classes, maximumCallDepth: grammar.options.maximumReferenceDepth,
             plainTextLimit: vocabulary?.index.longestPlainText ?? 0)
         masks = MaskCache(byteLimit: GrammarMatcher.maskCacheBytes)
+        interiors = StringInteriorMasks(byteLimit: GrammarMatcher.interiorMaskBytes)
         self.vocabulary = vocabulary?.index
     }
 
     /// The bytes its automaton rows and masks take, a measure of what keeping it costs.
-    var byteCount: Int { dfa.stateCount * dfa.width * MemoryLayout<Int32>.stride + masks.byteCount }
+    var byteCount: Int { dfa.stateCount * dfa.width * MemoryLayout<Int32>.stride + masks.byteCount + interiors.byteCount }
 }
 
 /// The automata that the finished matchers of one grammar built, handed to its next matchers:

@@ -37,6 +37,12 @@ public final class GrammarMatcher {
     /// The most memory the masks cached by one matcher take, in bytes; beyond it the cache
     /// starts over.
     public static let maskCacheBytes = 32 << 20
+    /// The most memory the quote-free masks of string interiors take, in bytes; beyond it, new
+    /// interiors are walked whole at each new state, as other states are.
+    public static let interiorMaskBytes = 16 << 20
+    /// Whether computed masks are kept by state (not while precomputing the masks of interiors
+    /// alone, whose states no document reaches).
+    private var keepsMasks = true
 
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary? = nil) {
         shelf = grammar.shelf
@@ -246,15 +252,24 @@ public final class GrammarMatcher {
             keptWhole = true
         } else {
             plainLength = MaskCache.noPlainText
-            if allowsMost(of: index.trie) {
-                mask.assign(index.trie.members)
-                count = fill(&mask, trie: index.trie, complement: true)
-                if count <= MaskCache.listLimit {
-                    for (position, id) in mask.ids.enumerated() { walkIDs[position] = id }
-                }
+            let interior = automaton.dfa.stringInterior(state)
+            if let interior, automaton.interiors.restore(interior, into: &mask) {
+                // Inside a string whose interior was met before: the tokens without a quote as
+                // there, and only those with one walked.
+                count = fill(&mask, trie: index.quoteTokensTrie, complement: false)
+                keptWhole = true
             } else {
-                mask.removeAll()
-                count = fill(&mask, trie: index.trie, complement: false)
+                if allowsMost(of: index.trie) {
+                    mask.assign(index.trie.members)
+                    count = fill(&mask, trie: index.trie, complement: true)
+                    if count <= MaskCache.listLimit {
+                        for (position, id) in mask.ids.enumerated() { walkIDs[position] = id }
+                    }
+                } else {
+                    mask.removeAll()
+                    count = fill(&mask, trie: index.trie, complement: false)
+                }
+                if let interior { automaton.interiors.store(interior, mask: mask, removing: index.quoteTokens) }
             }
         }
         if automaton.dfa.isAccepting(state) {
@@ -263,7 +278,19 @@ public final class GrammarMatcher {
             count += 1
         }
         let list = !keptWhole && count <= MaskCache.listLimit ? UnsafeBufferPointer(start: walkIDs, count: count) : nil
-        automaton.masks.store(state, plainLength: plainLength, list: list, mask: mask)
+        if keepsMasks { automaton.masks.store(state, plainLength: plainLength, list: list, mask: mask) }
+    }
+
+    /// Computes the mask of automaton state `other` as ``allowedTokens(into:)`` does there, and
+    /// keeps it for later matchers, leaving the matcher where it was. With `keepingState` false,
+    /// only what its string interior shares is kept (for states that no document reaches).
+    func keepMask(at other: Int32, in mask: inout TokenBitset, keepingState: Bool = true) {
+        let current = state
+        state = other
+        keepsMasks = keepingState
+        allowedTokens(into: &mask)
+        keepsMasks = true
+        state = current
     }
 
     /// Whether the current state likely allows most tokens of `trie`: more than half of them

@@ -20,11 +20,14 @@ struct MaskCache: ~Copyable {
 
     private var entries = ScratchBuffer<Entry>()
     private var lists = ScratchBuffer<Int32>()
-    private var bitsets = ScratchBuffer<UInt64>()
+    private var bitsets: ScratchBuffer<UInt64>
     private let byteLimit: Int
 
     init(byteLimit: Int) {
         self.byteLimit = byteLimit
+        // Room for the limit at once: address space, whose pages the system provides as masks
+        // fill them, so that no mask pays for copying all the others to a larger buffer.
+        bitsets = ScratchBuffer(capacity: byteLimit / MemoryLayout<UInt64>.stride)
     }
 
     /// The bytes the kept masks take.

@@ -64,7 +64,7 @@ extension SchemaCompiler {
         let contents: Fragment
         if let automaton = try stringAutomaton(schema, at: pointer) {
             if automaton.isEmpty { return nil }
-            contents = try JSONStringSpelling.fragment(of: automaton, spelling: .jsonString, in: &builder)
+            contents = try builder.call(stringContentsDefinition(automaton, schema, at: pointer))
         } else {
             guard minimumLength <= 10_000 else { throw unsupported("minLength", at: pointer, "a minimum length above 10000 is not supported") }
             if max(minimumLength, maximumLength ?? 0) > Self.inlineCharacterLimit {
@@ -92,6 +92,21 @@ extension SchemaCompiler {
         }
         return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])
     }
+
+    /// The definition of the contents of a string with `automaton`, shared by every string whose
+    /// string keywords are the same: the automaton that their masks are computed on is then the
+    /// same wherever the string stands (``LazyDFA/stringInterior(_:)``).
+    private mutating func stringContentsDefinition(_ automaton: CodePointAutomaton, _ schema: SchemaValue, at pointer: String) -> Int32 {
+        let keywords = SchemaKeywords.byType["string", default: []].sorted().map { keyword in
+            "\(keyword)=\(schema[keyword]?.jsonString ?? "")"
+        }
+        let id = definition(pointer, schema: .bool(true), key: Self.stringContentsKey + keywords.joined(separator: "\u{0}"))
+        stringContents[id] = automaton
+        return id
+    }
+
+    /// The key prefix of the definitions of ``stringContentsDefinition(_:_:at:)``.
+    static let stringContentsKey = "#string-contents\u{0}"
 
     /// The automaton of the strings a schema allows (its `pattern`, asserted `format`, lengths,
     /// and the exclusions that complements add), or `nil` when only lengths constrain them and a

@@ -21,6 +21,9 @@ struct SchemaCompiler {
     var definitionCount: Int32 = 1
     /// The definitions that are arrays whose items a matcher checks for repeats.
     var uniqueDefinitions: Set<Int32> = []
+    /// The definitions that are the contents of `pattern` and `format` strings, with their
+    /// automata: one per distinct set of string keywords, called from each string that has them.
+    var stringContents: [Int32: CodePointAutomaton] = [:]
     var statesUsed = 0
     /// How many references deep the merging of schemas has inlined.
     var inliningDepth = 0
@@ -57,7 +60,13 @@ struct SchemaCompiler {
             builder = NFABuilder(stateBudget: options.stateBudget - statesUsed)
             depth = pending.depth
             let fragment: Fragment
-            if pending.pointer == Self.anyValuePointer {
+            if let automaton = stringContents[pending.id] {
+                fragment = try JSONStringSpelling.fragment(of: automaton, spelling: .jsonString, in: &builder)
+                var template = finish(fragment)
+                template.readsStringContents = true
+                templates[pending.id] = template
+                continue
+            } else if pending.pointer == Self.anyValuePointer {
                 fragment = try anyValue()
             } else if pending.pointer == Self.characterPointer {
                 fragment = try characterFragment()

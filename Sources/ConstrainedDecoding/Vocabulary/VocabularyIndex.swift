@@ -14,6 +14,10 @@ final class VocabularyIndex: Sendable {
     /// The tokens with a quote or a backslash: those that may end a JSON string, or spell a
     /// character with an escape.
     let quoteOrEscapeTokens: [Int32]
+    /// The tokens with a quote, as a set and as a trie: inside a `pattern` or `format` string,
+    /// they are the ones that depend on what follows the string (``LazyDFA/stringInterior(_:)``).
+    let quoteTokens: TokenBitset
+    let quoteTokensTrie: TokenTrie
     /// How many token ids there are.
     private let tokenCount: Int
     /// Per byte asked for: the tokens that hold it (``tokens(holding:)``).
@@ -25,6 +29,12 @@ final class VocabularyIndex: Sendable {
         quoteOrEscapeTokens = tokens.indices.compactMap { id in
             excluded.contains(Int32(id)) || !tokens[id].contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) ? nil : Int32(id)
         }
+        var quoted = TokenBitset(capacity: tokens.count)
+        for (id, token) in tokens.enumerated() where !excluded.contains(Int32(id)) && token.contains(UInt8(ascii: "\"")) {
+            quoted.insert(Int32(id))
+        }
+        quoteTokens = quoted
+        quoteTokensTrie = TokenTrie(tokens: tokens) { quoted.contains(Int32($0)) }
         var plain = TokenBitset(capacity: tokens.count)
         for (id, token) in tokens.enumerated() where !excluded.contains(Int32(id)) && Self.isPlainText(token) {
             plain.insert(Int32(id))

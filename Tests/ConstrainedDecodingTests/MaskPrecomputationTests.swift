@@ -1,0 +1,81 @@
+@testable import ConstrainedDecoding
+import Testing
+
+/// Masks precomputed with the grammar, and masks shared by the states of one string interior, are
+/// the masks a matcher computes at their first use.
+@Suite struct MaskPrecomputationTests {
+    static let schema = #"""
+        {"type":"object","properties":{"email":{"type":"string","format":"email"},"code":{"type":"string","pattern":"^[a-z ]+-[0-9]{2}$"},
+        "id":{"type":"string","pattern":"^[0-9a-f]{4}$"},
+        "tags":{"type":"object","patternProperties":{"^x-[a-z]+$":{"type":"string","format":"uri"}},"additionalProperties":false},
+        "backup":{"type":"array","items":{"type":"string","format":"email"}}},
+        "required":["email","code","id","tags","backup"]}
+        """#
+    static let document = Array(
+        #"{"email":"jo.doe@example.com","code":"ab cd-12","id":"12ab","tags":{"x-home":"https://example.com/a?b=c"},"backup":["jo@example.com","doe@example.com"]}"#.utf8)
+
+    static func vocabulary() -> Vocabulary {
+        let pieces = [
+            #"{""#, #"":""#, #"",""#, "email", "jo", ".doe", "@", "example", ".com", "ab", " cd", "-1", "2", #""}}"#, "x-", "home", "https",
+            "://", "/a", "?b=", "c", "ab\"", "com\",", "A-Z", "é", "é\"", "12", "com\"]", "doe", "\\u0041",
+        ].map { Array($0.utf8) }
+        let tokens = (0...255).map { [UInt8($0)] } + pieces + [[]]
+        return Vocabulary(tokens: tokens, specialTokens: [], endOfText: Int32(tokens.count - 1))
+    }
+
+    /// The masks at each byte of ``document``.
+    static func masks(_ matcher: GrammarMatcher, _ vocabulary: Vocabulary) -> [[Int32]] {
+        var mask = TokenBitset(capacity: vocabulary.count)
+        var masks: [[Int32]] = []
+        for byte in document {
+            matcher.allowedTokens(into: &mask)
+            masks.append((0..<Int32(vocabulary.count)).filter { mask.contains($0) })
+            #expect(matcher.advance(bytes: [byte]))
+        }
+        matcher.allowedTokens(into: &mask)
+        masks.append((0..<Int32(vocabulary.count)).filter { mask.contains($0) })
+        return masks
+    }
+
+    @Test func precomputedMasksAreTheLazyOnes() throws {
+        let vocabulary = Self.vocabulary()
+        let lazy = Self.masks(GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: Self.schema), vocabulary: vocabulary), vocabulary)
+        let grammar = try CompiledGrammar(jsonSchema: Self.schema)
+        let precomputed = grammar.precomputeMasks(for: vocabulary)
+        #expect(precomputed.masksKept > 0)
+        #expect(precomputed.statesVisited > precomputed.masksKept)
+        let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+        #expect(matcher.automatonStateCount >= precomputed.statesVisited)
+        #expect(Self.masks(matcher, vocabulary) == lazy)
+    }
+
+    @Test func aBudgetLeavesTheRestToFirstUse() throws {
+        let vocabulary = Self.vocabulary()
+        let lazy = Self.masks(GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: Self.schema), vocabulary: vocabulary), vocabulary)
+        let grammar = try CompiledGrammar(jsonSchema: Self.schema)
+        let precomputed = grammar.precomputeMasks(for: vocabulary, budget: MaskPrecomputationBudget(walksPerString: 1, grammarStates: 4, fullWalks: 1, states: 40))
+        #expect(!precomputed.isComplete)
+        #expect(precomputed.statesVisited <= 40)
+        #expect(Self.masks(GrammarMatcher(grammar: grammar, vocabulary: vocabulary), vocabulary) == lazy)
+    }
+
+    @Test func statesOfOneStringContentsShareTheirInterior() throws {
+        let vocabulary = Self.vocabulary()
+        let grammar = try CompiledGrammar(jsonSchema: Self.schema)
+        let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+        func interior(after text: String) -> Int32? {
+            matcher.reset()
+            #expect(matcher.advance(bytes: Array(text.utf8)))
+            return matcher.automaton.dfa.stringInterior(matcher.state)
+        }
+        let prefix = #"{"email":"jo.doe@example.com","code":"ab cd-12","id":"12ab","tags":{"x-home":"https://example.com/a?b=c"},"backup":["#
+        let first = interior(after: #"{"email":"jo.d"#)
+        #expect(first != nil)
+        // The same contents in an array item, first or after another item.
+        #expect(interior(after: prefix + #""jo.d"#) == first)
+        #expect(interior(after: prefix + #""a@b.c","jo.d"#) == first)
+        // Another pattern, and a state outside strings, have none of it.
+        #expect(interior(after: #"{"email":"jo.doe@example.com","code":"ab"#) != first)
+        #expect(interior(after: #"{"email":"jo.doe@example.com","#) == nil)
+    }
+}
