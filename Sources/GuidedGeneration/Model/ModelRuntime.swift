@@ -28,7 +28,7 @@ final class ModelRuntime: Sendable {
     /// The most compiled grammars kept.
     static let grammarLimit = 64
 
-    /// The grammar of a JSON Schema, compiled once; `lenient` drops the keywords that cannot be
+    /// The grammar of a JSON Schema, compiled once with its slowest masks; `lenient` drops the keywords that cannot be
     /// enforced while generating (the final value is then checked against the whole schema);
     /// `layout` says where whitespace goes.
     func grammar(forJSONSchema schema: String, lenient: Bool = false, layout: JSONLayout = .compact) throws(SchemaError) -> CompiledGrammar {
@@ -48,6 +48,9 @@ final class ModelRuntime: Sendable {
             guard case .tooLarge = error, layout != .compact else { throw error }
             grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(isLenient: lenient))
         }
+        // The masks slowest to compute at first use (the first inside strings of a pattern or a
+        // format) are computed now, once per schema, bounded in time and memory.
+        _ = grammar.precomputeMasks(for: vocabulary)
         grammars.withLock { grammars in
             // Each grammar keeps the automata its matchers built: a server seeing ever new
             // schemas starts the cache over rather than growing without end.
