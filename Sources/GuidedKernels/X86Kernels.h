@@ -572,13 +572,15 @@ LOOP X86_TARGET void multiply_batch(
             }
         }
     }
+    // Fewer vectors than a group (sequences decoded together) take the rows as they are.
+    int unpacks = vectorCount >= VECTOR_GROUP;
     for (size_t tile = rowStart; tile < rowEnd; tile += ROW_TILE) {
         size_t rows = rowEnd - tile < ROW_TILE ? rowEnd - tile : ROW_TILE;
-        for (size_t r = 0; r < rows; r++) {
+        for (size_t r = 0; unpacks && r < rows; r++) {
             unpack_row(type, base + (tile + r) * rowBytes, blocks, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks);
         }
         // The offsets block by block, for the offset terms of a full tile.
-        if (X86_VNNI && rows == ROW_TILE && !guided_is_signed(type)) {
+        if (X86_VNNI && unpacks && rows == ROW_TILE && !guided_is_signed(type)) {
             for (size_t i = 0; i < terms; i++) {
                 for (size_t r = 0; r < ROW_TILE; r++) tileOffsets[i * ROW_TILE + r] = rowOffsets[r * 2 * blocks + i];
             }
