@@ -22,8 +22,12 @@ mkdir -p "$work/corpus" "$work/artifacts"
 rm -f "$work"/artifacts/crash-* "$work"/artifacts/leak-* "$work"/artifacts/timeout-* "$work"/artifacts/oom-*
 
 echo "building the fuzz target..." >&2
-swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name "$module" \
-    "${sources[@]}" "$root/Fuzz/$module"/*.swift "$root"/Fuzz/Shared/*.swift -o "$work/fuzz"
+flags=(-O -g -sanitize=fuzzer,address -package-name GuidedGeneration)
+# The server's parser reads heads with HTTPWire's syntax: that module is built first, as a library.
+swiftc "${flags[@]}" -parse-as-library -module-name HTTPWire -emit-module -emit-module-path "$work/HTTPWire.swiftmodule" \
+    -emit-library -static "$root"/Sources/HTTPWire/*.swift -o "$work/libHTTPWire.a"
+swiftc "${flags[@]}" -parse-as-library -module-name "$module" -I "$work" \
+    "${sources[@]}" "$root/Fuzz/$module"/*.swift "$root"/Fuzz/Shared/*.swift "$work/libHTTPWire.a" -o "$work/fuzz"
 
 echo "fuzzing for $seconds seconds..." >&2
 set +e
