@@ -98,6 +98,7 @@ let package = Package(
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration"]),
+        .testTarget(name: "HTTPWireTests", dependencies: ["HTTPWire"]),
         .testTarget(name: "GuidedServerTests", dependencies: ["GuidedServer", "GuidedGeneration", "HTTPWire", "PartialJSON"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["GuidedGeneration", "GuidedServer", "PartialJSON", "ChatTemplates", "LlamaInference", "ModelFetching"]),
