@@ -71,6 +71,8 @@ let package = Package(
         .target(name: "ChatTemplates", dependencies: ["PartialJSON"]),
         .target(name: "LlamaInference", dependencies: ["GuidedKernels", "ChatTemplates"]),
         .target(name: "ModelFetching"),
+        // HTTP/1.1 on POSIX sockets, shared by the server and the client for served models.
+        .target(name: "HTTPWire"),
         .macro(
             name: "GuidedGenerationMacros",
             // Without swift-syntax, only the file that explains what is missing is compiled.
@@ -80,8 +82,8 @@ let package = Package(
         ),
         .target(
             name: "GuidedGeneration",
-            dependencies: ["PartialJSON", "ConstrainedDecoding", "ChatTemplates", "LlamaInference", "ModelFetching", "GuidedGenerationMacros"]),
-        .target(name: "GuidedServer", dependencies: ["GuidedGeneration", "PartialJSON"]),
+            dependencies: ["PartialJSON", "ConstrainedDecoding", "ChatTemplates", "LlamaInference", "ModelFetching", "HTTPWire", "GuidedGenerationMacros"]),
+        .target(name: "GuidedServer", dependencies: ["GuidedGeneration", "HTTPWire", "PartialJSON"]),
         .executableTarget(
             name: "guided", dependencies: ["PartialJSON", "LlamaInference", "ModelFetching", "GuidedGeneration", "GuidedServer"]),
         .executableTarget(
@@ -96,7 +98,8 @@ let package = Package(
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration"]),
-        .testTarget(name: "GuidedServerTests", dependencies: ["GuidedServer", "GuidedGeneration", "PartialJSON"]),
+        .testTarget(name: "HTTPWireTests", dependencies: ["HTTPWire"]),
+        .testTarget(name: "GuidedServerTests", dependencies: ["GuidedServer", "GuidedGeneration", "HTTPWire", "PartialJSON"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["GuidedGeneration", "GuidedServer", "PartialJSON", "ChatTemplates", "LlamaInference", "ModelFetching"]),
         .testTarget(

@@ -37,11 +37,6 @@ func parse(_ bytes: UnsafeBufferPointer<UInt8>, cuts: [Int]) -> Outcome {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = UnsafeBufferPointer(start: data, count: size)
-    let cuts = chunkCuts(of: bytes)
-    let atOnce = parse(bytes, cuts: [])
-    guard atOnce == parse(bytes, cuts: cuts), atOnce == parse(bytes, cuts: Array(0..<size)) else {
-        violation("the outcome depends on how the bytes arrive")
-    }
+    requireSameOutcomeInAnyPieces(UnsafeBufferPointer(start: data, count: size)) { parse($0, cuts: $1) }
     return 0
 }

@@ -27,3 +27,12 @@ func violation(_ message: String) -> Never {
     print("invariant violated: \(message)")
     abort()
 }
+
+/// Stops the run unless `parse` gives the same outcome for `bytes` fed all at once, in the
+/// chunking chosen from their hash, and byte by byte.
+func requireSameOutcomeInAnyPieces<Outcome: Equatable>(_ bytes: UnsafeBufferPointer<UInt8>, _ parse: (UnsafeBufferPointer<UInt8>, [Int]) -> Outcome) {
+    let atOnce = parse(bytes, [])
+    guard atOnce == parse(bytes, chunkCuts(of: bytes)), atOnce == parse(bytes, Array(0..<bytes.count)) else {
+        violation("the outcome depends on how the bytes arrive")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPWire
 import Synchronization
 
 /// An HTTP/1.1 server on POSIX sockets: one thread accepts connections, one thread per
@@ -39,7 +40,11 @@ public final class HTTPServer: Sendable {
         host: String = "127.0.0.1", port: Int, handler: any HTTPHandler, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts(),
         maximumConnections: Int = 256
     ) throws(ServerError) {
-        socket = try ListeningSocket(host: host, port: port)
+        do {
+            socket = try ListeningSocket(host: host, port: port)
+        } catch {
+            throw .cannotListen(error.reason)
+        }
         self.handler = handler
         self.limits = limits
         self.timeouts = timeouts

@@ -4,10 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The response to an HTTP request as it arrives: its head, then the pieces of its body, read
-/// through a URLSession delegate so that a streamed body is seen piece by piece (also where
-/// `URLSession.bytes` does not exist). Ending the stream cancels the request, which closes the
-/// connection.
+/// The response to an HTTP request as it arrives: its head, then the pieces of its body. A plain
+/// `http://` request goes on a socket of its own (``startOnSocket(_:)``), which costs no CPU
+/// while the server is silent; others (`https://`, which needs TLS) through a URLSession
+/// delegate, so that a streamed body is seen piece by piece (also where `URLSession.bytes` does
+/// not exist). Ending the stream cancels the request, which closes the connection.
 enum HTTPStream {
     enum Part: Sendable {
         case head(status: Int, headers: [String: String])
@@ -15,6 +16,11 @@ enum HTTPStream {
     }
 
     static func start(_ request: URLRequest) -> AsyncThrowingStream<Part, any Error> {
+        if request.url?.scheme?.lowercased() == "http" { return startOnSocket(request) }
+        return startOnURLSession(request)
+    }
+
+    static func startOnURLSession(_ request: URLRequest) -> AsyncThrowingStream<Part, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Part, any Error>.makeStream()
         let delegate = Delegate(continuation: continuation)
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)

@@ -1,3 +1,5 @@
+import HTTPWire
+
 /// One HTTP/1.1 request as read from a connection: the request line, the header fields in the
 /// order they came, and the body.
 public struct HTTPRequest: Sendable, Equatable {
@@ -42,15 +44,5 @@ public struct HTTPRequest: Sendable, Equatable {
         left.method == right.method && left.target == right.target && left.minorVersion == right.minorVersion
             && left.headers.map(\.name) == right.headers.map(\.name) && left.headers.map(\.value) == right.headers.map(\.value)
             && left.body == right.body
-    }
-}
-
-extension Substring {
-    /// The text without the spaces and tabs around it.
-    var trimmingSpaces: Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return text
     }
 }

@@ -1,63 +1,39 @@
 #if canImport(Glibc)
 import Glibc
-
-private let systemSocket = Glibc.socket
-private let systemClose = Glibc.close
-private let systemAccept = Glibc.accept
 #elseif canImport(Darwin)
 import Darwin
-
-private let systemSocket = Darwin.socket
-private let systemClose = Darwin.close
-private let systemAccept = Darwin.accept
 #endif
 
 /// A TCP socket listening on a host's address and a port (0 for one the system picks).
-final class ListeningSocket: Sendable {
-    let descriptor: Int32
+package final class ListeningSocket: Sendable {
+    package let descriptor: Int32
     /// The port it listens on.
-    let port: Int
+    package let port: Int
 
-    init(host: String, port: Int) throws(ServerError) {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_flags = AI_PASSIVE
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw .cannotListen("cannot resolve '\(host)': \(String(cString: gai_strerror(status)))")
-        }
-        defer { freeaddrinfo(list) }
-        var reason = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let info = entry {
-            entry = info.pointee.ai_next
-            let socket = systemSocket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            guard socket >= 0 else {
-                reason = String(cString: strerror(errno))
-                continue
-            }
+    package init(host: String, port: Int) throws(SocketError) {
+        let outcome = try SocketAddresses.first(host: host, port: port, passive: true) { info -> Result<Int32, SocketError> in
+            let socket = systemSocket(info.ai_family, info.ai_socktype, info.ai_protocol)
+            guard socket >= 0 else { return .failure(SocketError(SocketAddresses.lastError)) }
             var yes: Int32 = 1
             setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-            guard bind(socket, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(socket, 128) == 0 else {
-                reason = String(cString: strerror(errno))
+            guard bind(socket, info.ai_addr, info.ai_addrlen) == 0, listen(socket, 128) == 0 else {
+                let reason = SocketAddresses.lastError
                 _ = systemClose(socket)
-                continue
+                return .failure(SocketError(reason))
             }
-            descriptor = socket
-            self.port = Self.boundPort(of: socket) ?? port
-            return
+            return .success(socket)
         }
-        throw .cannotListen("cannot listen on \(host):\(port): \(reason)")
+        let opened: Int32
+        switch outcome {
+        case .success(let socket): opened = socket
+        case .failure(let error): throw SocketError("cannot listen on \(host):\(port): \(error.reason)")
+        }
+        descriptor = opened
+        self.port = Self.boundPort(of: opened) ?? port
     }
 
     /// Waits for the next connection; `nil` once the socket is closed.
-    func accept() -> Int32? {
+    package func accept() -> Int32? {
         while true {
             let connection = systemAccept(descriptor, nil, nil)
             if connection >= 0 { return connection }
@@ -72,7 +48,7 @@ final class ListeningSocket: Sendable {
     }
 
     /// Stops listening; a thread waiting in ``accept()`` returns `nil`.
-    func close() {
+    package func close() {
         _ = shutdown(descriptor, Int32(SHUT_RDWR))
         _ = systemClose(descriptor)
     }

@@ -1,27 +1,24 @@
 #if canImport(Glibc)
 import Glibc
-
-private let systemClose = Glibc.close
 #elseif canImport(Darwin)
 import Darwin
-
-private let systemClose = Darwin.close
 #endif
 
-/// An accepted TCP connection: reads that wait at most until a deadline, writes that send every
-/// byte or fail (a client that stops reading fails them after the send timeout), and a check
-/// for a client that has gone.
-final class Connection: Sendable {
-    let descriptor: Int32
+/// A connected TCP socket, accepted by a server or opened by a client: reads that wait at most
+/// until a deadline, writes that send every byte or fail (a peer that stops reading fails them
+/// after the send timeout), and a check for a peer that has gone.
+package final class Connection: Sendable {
+    package let descriptor: Int32
 
     /// What a read gave.
-    enum ReadResult {
+    package enum ReadResult {
         case bytes(Int)
         case closed
         case timedOut
     }
 
-    init(descriptor: Int32, sendTimeoutSeconds: Int) {
+    /// Takes over a connected socket, which ``close()`` closes.
+    package init(descriptor: Int32, sendTimeoutSeconds: Int) {
         self.descriptor = descriptor
         var timeout = timeval(tv_sec: sendTimeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -30,7 +27,7 @@ final class Connection: Sendable {
     }
 
     /// Reads what has arrived into `buffer`, waiting at most `milliseconds`.
-    func read(into buffer: UnsafeMutableRawBufferPointer, waitingAtMost milliseconds: Int) -> ReadResult {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, waitingAtMost milliseconds: Int) -> ReadResult {
         var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
         while true {
             let ready = poll(&descriptor, 1, Int32(clamping: max(0, milliseconds)))
@@ -47,8 +44,8 @@ final class Connection: Sendable {
         }
     }
 
-    /// Sends all of `bytes`; `false` when the client is gone or stopped reading.
-    func write(_ bytes: [UInt8]) -> Bool {
+    /// Sends all of `bytes`; `false` when the peer is gone or stopped reading.
+    package func write(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return true }
             var sent = 0
@@ -66,9 +63,9 @@ final class Connection: Sendable {
         }
     }
 
-    /// Whether the client has closed its end or the connection broke (bytes it sent ahead are
+    /// Whether the peer has closed its end or the connection broke (bytes it sent ahead are
     /// left to read).
-    var peerHasClosed: Bool {
+    package var peerHasClosed: Bool {
         var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, 0) > 0 else { return false }
         if descriptor.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return true }
@@ -77,7 +74,14 @@ final class Connection: Sendable {
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
-    func close() {
+    /// Ends both directions without releasing the descriptor: a read waiting on another thread
+    /// returns at once, and the peer sees the connection close. Safe from any thread.
+    package func shutdown() {
+        _ = systemShutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// Releases the descriptor; only once no other thread uses the connection.
+    package func close() {
         _ = systemClose(descriptor)
     }
 }

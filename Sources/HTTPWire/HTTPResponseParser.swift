@@ -1,0 +1,318 @@
+/// Reads an HTTP/1.1 response from the bytes of a connection as they arrive, strictly (the
+/// syntax of ``HTTPHeadSyntax``, one `Content-Length`, `chunked` as the only transfer coding)
+/// and within ``Limits``: its head, then its body piece by piece as it comes (by its
+/// `Content-Length`, in chunks, or until the connection closes), then its end. Whatever a server
+/// sends gives a part, a wait for more bytes, or a typed error, never more memory than the
+/// limits and the bytes of one read.
+package struct HTTPResponseParser: Sendable {
+    /// The bounds on what a response may send outside its body.
+    package struct Limits: Sendable {
+        /// The most bytes of the status line and header fields together, and of trailer fields.
+        package var maximumHeadBytes: Int
+        /// The most header fields.
+        package var maximumHeaderCount: Int
+        /// The most bytes of a chunk-size line (with its extensions).
+        package var maximumChunkLineBytes: Int
+
+        /// Limits of 64 KiB of head, 100 fields and 1 KiB per chunk-size line.
+        package init(maximumHeadBytes: Int = 64 * 1024, maximumHeaderCount: Int = 100, maximumChunkLineBytes: Int = 1024) {
+            self.maximumHeadBytes = maximumHeadBytes
+            self.maximumHeaderCount = maximumHeaderCount
+            self.maximumChunkLineBytes = maximumChunkLineBytes
+        }
+    }
+
+    /// The status line's code and the header fields, names as sent.
+    package struct Head: Sendable, Equatable {
+        package var status: Int
+        package var headers: [Field]
+
+        /// The value of the first field named `name` (compared without case).
+        package func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    /// A header field.
+    package struct Field: Sendable, Equatable {
+        package var name: String
+        package var value: String
+    }
+
+    /// What the response gives next.
+    package enum Part: Sendable, Equatable {
+        case head(Head)
+        case body([UInt8])
+        case end
+    }
+
+    private enum State {
+        case head
+        case length(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+        case untilClose
+        case done
+    }
+
+    package let limits: Limits
+    private var buffer: [UInt8] = []
+    /// Where the search for the end of a head or a line goes on.
+    private var searched = 0
+    private var state = State.head
+
+    /// A parser for the response to one request.
+    package init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// Whether the response has ended.
+    package var isComplete: Bool {
+        if case .done = state { return true }
+        return false
+    }
+
+    /// Adds bytes read from the connection.
+    package mutating func append(_ bytes: some Collection<UInt8>) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next part, or `nil` when more bytes are needed (or the response has ended).
+    package mutating func next() throws(HTTPResponseError) -> Part? {
+        while true {
+            switch state {
+            case .head:
+                guard let head = try nextHead() else { return nil }
+                return .head(head)
+            case .length(let remaining):
+                guard remaining > 0 else {
+                    state = .done
+                    return .end
+                }
+                guard !buffer.isEmpty else { return nil }
+                let count = min(remaining, buffer.count)
+                state = .length(remaining: remaining - count)
+                return .body(take(count))
+            case .untilClose:
+                guard !buffer.isEmpty else { return nil }
+                return .body(take(buffer.count))
+            case .chunkSize:
+                guard let line = try nextLine(limit: limits.maximumChunkLineBytes, what: "chunk-size line") else { return nil }
+                let size = try Self.chunkSize(line)
+                state = size == 0 ? .trailers : .chunkData(remaining: size)
+            case .chunkData(let remaining):
+                guard !buffer.isEmpty else { return nil }
+                let count = min(remaining, buffer.count)
+                state = count == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - count)
+                return .body(take(count))
+            case .chunkDataEnd:
+                guard buffer.count >= 2 else { return nil }
+                guard buffer[0] == 13, buffer[1] == 10 else { throw .malformed("a chunk longer than its size") }
+                buffer.removeFirst(2)
+                state = .chunkSize
+            case .trailers:
+                guard try nextTrailers() else { return nil }
+                state = .done
+                return .end
+            case .done:
+                return nil
+            }
+        }
+    }
+
+    /// What the connection's end means: the end of a body read until it closes, else an error
+    /// when the response is not complete.
+    package mutating func finish() throws(HTTPResponseError) -> Part? {
+        switch state {
+        case .done:
+            return nil
+        case .untilClose:
+            state = .done
+            return .end
+        default:
+            throw .incomplete
+        }
+    }
+
+    private mutating func take(_ count: Int) -> [UInt8] {
+        if count == buffer.count {
+            let bytes = buffer
+            buffer = []
+            return bytes
+        }
+        let bytes = Array(buffer[..<count])
+        buffer.removeFirst(count)
+        return bytes
+    }
+
+    /// Where the blank line that ends a head (or the trailer fields) begins, once it has
+    /// arrived within the limit; refused as soon as the limit is passed without it.
+    private mutating func headEnd() throws(HTTPResponseError) -> Int? {
+        let end: Int?
+        do {
+            end = try HTTPHeadSyntax.headEnd(in: buffer, searched: &searched, limit: limits.maximumHeadBytes)
+        } catch {
+            throw .malformed(error.reason)
+        }
+        guard let end else {
+            if buffer.count >= limits.maximumHeadBytes + 4 { throw .headTooLarge(limit: limits.maximumHeadBytes) }
+            return nil
+        }
+        guard end <= limits.maximumHeadBytes else { throw .headTooLarge(limit: limits.maximumHeadBytes) }
+        return end
+    }
+
+    /// The head of the final response, once it has arrived (informational ones are skipped).
+    private mutating func nextHead() throws(HTTPResponseError) -> Head? {
+        while true {
+            guard let end = try headEnd() else { return nil }
+            let head = try Self.head(buffer[..<end], limits: limits)
+            buffer.removeFirst(end + 4)
+            searched = 0
+            switch head.status {
+            case 101:
+                throw .malformed("a switch of protocols that was not asked for")
+            case 100..<200:
+                continue
+            case 204, 304:
+                state = .length(remaining: 0)
+            default:
+                state = try Self.bodyState(of: head)
+            }
+            return head
+        }
+    }
+
+    /// How the body of a response with this head is framed (RFC 9112, 6.3).
+    private static func bodyState(of head: Head) throws(HTTPResponseError) -> State {
+        var length: Int?
+        var codings: [String] = []
+        for field in head.headers {
+            switch field.name.lowercased() {
+            case "content-length":
+                let number: Int
+                do {
+                    number = try HTTPHeadSyntax.contentLength(field.value)
+                } catch {
+                    throw .malformed(error.reason)
+                }
+                guard length == nil || length == number else { throw .malformed("two different Content-Length fields") }
+                length = number
+            case "transfer-encoding":
+                codings += field.value.split(separator: ",").map { String($0[...].trimmingSpaces).lowercased() }
+            default:
+                break
+            }
+        }
+        if !codings.isEmpty {
+            guard codings == ["chunked"] else { throw .unsupportedTransferEncoding(String(codings.joined(separator: ", ").prefix(40))) }
+            guard length == nil else { throw .malformed("both Transfer-Encoding and Content-Length") }
+            return .chunkSize
+        }
+        if let length { return .length(remaining: length) }
+        return .untilClose
+    }
+
+    private static func head(_ bytes: ArraySlice<UInt8>, limits: Limits) throws(HTTPResponseError) -> Head {
+        let lines: [ArraySlice<UInt8>]
+        do {
+            lines = try HTTPHeadSyntax.lines(bytes)
+        } catch {
+            throw .malformed(error.reason)
+        }
+        guard let statusLine = lines.first else { throw .malformed("no status line") }
+        var head = Head(status: try status(statusLine), headers: [])
+        guard lines.count - 1 <= limits.maximumHeaderCount else { throw .headTooLarge(limit: limits.maximumHeadBytes) }
+        for line in lines.dropFirst() {
+            do {
+                let (name, value) = try HTTPHeadSyntax.field(line)
+                head.headers.append(Field(name: name, value: value))
+            } catch {
+                throw .malformed(error.reason)
+            }
+        }
+        return head
+    }
+
+    /// The code of a status line `HTTP/1.1 200 OK` (the reason phrase may be empty or absent).
+    private static func status(_ line: ArraySlice<UInt8>) throws(HTTPResponseError) -> Int {
+        guard let space = line.firstIndex(of: 32) else { throw .malformed("the status line is not 'HTTP/1.1 CODE REASON'") }
+        let version = String(decoding: line[..<space], as: UTF8.self)
+        switch version {
+        case "HTTP/1.1", "HTTP/1.0": break
+        case _ where version.hasPrefix("HTTP/") && version.count <= 16: throw .unsupportedVersion(version)
+        default: throw .malformed("the status line does not begin with HTTP/1.x")
+        }
+        let rest = line[(space + 1)...]
+        let code = rest.prefix(3)
+        guard code.count == 3, code.allSatisfy({ $0 >= 48 && $0 <= 57 }), code.first != 48,
+            rest.count == 3 || rest[rest.startIndex + 3] == 32
+        else { throw .malformed("the status code is not three digits") }
+        guard rest.dropFirst(3).allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else { throw .malformed("a control byte in the reason phrase") }
+        return code.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+
+    /// The next line ended by CRLF, without it, once it has arrived within `limit` bytes.
+    private mutating func nextLine(limit: Int, what: String) throws(HTTPResponseError) -> ArraySlice<UInt8>? {
+        let end = min(buffer.count, limit + 2)
+        var index = searched
+        while index < end {
+            if buffer[index] == 10 {
+                guard index > 0, buffer[index - 1] == 13 else { throw .malformed("a line feed without a carriage return") }
+                let line = Array(buffer[..<(index - 1)])
+                buffer.removeFirst(index + 1)
+                searched = 0
+                return line[...]
+            }
+            index += 1
+        }
+        searched = end
+        if buffer.count >= limit + 2 { throw .malformed("a \(what) longer than \(limit) bytes") }
+        return nil
+    }
+
+    /// The size a chunk-size line gives: hexadecimal digits, then extensions that are ignored.
+    private static func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPResponseError) -> Int {
+        let digits = line.prefix { isHexDigit($0) }
+        let rest = line[digits.endIndex...].drop { $0 == 32 || $0 == 9 }
+        guard !digits.isEmpty, rest.isEmpty || rest.first == UInt8(ascii: ";") else {
+            throw .malformed("the chunk size '\(String(decoding: line.prefix(20), as: UTF8.self))' is not hexadecimal")
+        }
+        guard rest.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else { throw .malformed("a control byte in a chunk extension") }
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 15 else { throw .malformed("a chunk size beyond 2^60 bytes") }
+        return significant.reduce(0) { $0 << 4 | hexValue($1) }
+    }
+
+    /// Reads the trailer fields after the last chunk; `true` once they have all arrived.
+    private mutating func nextTrailers() throws(HTTPResponseError) -> Bool {
+        if buffer.count >= 2, buffer[0] == 13, buffer[1] == 10 {
+            buffer.removeFirst(2)
+            return true
+        }
+        guard buffer.count >= 2 else { return false }
+        guard let end = try headEnd() else { return false }
+        do {
+            for line in try HTTPHeadSyntax.lines(buffer[..<end]) { _ = try HTTPHeadSyntax.field(line) }
+        } catch {
+            throw .malformed(error.reason)
+        }
+        buffer.removeFirst(end + 4)
+        searched = 0
+        return true
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int {
+        switch byte {
+        case 48...57: Int(byte - 48)
+        case 65...70: Int(byte - 55)
+        default: Int(byte - 87)
+        }
+    }
+}
