@@ -56,9 +56,9 @@ def measure(command, port, clients, total):
         server.terminate()
         server.wait()
     lost = sorted(results) != list(range(total))
-    failed = [r for r in results.values() if "error" in r or r.get("status") != 200]
-    invalid = serve_load.invalid_answers(results)
-    answered = [r for r in results.values() if r.get("status") == 200 and r["kind"] != "drop"]
+    failed = [r for r in results.values() if "error" in r or "failure" in r or r.get("status") != 200]
+    invalid = [r for r in serve_load.invalid_answers(results) if r not in failed]
+    answered = [r for r in results.values() if r.get("status") == 200 and r["kind"] != "drop" and r not in failed]
     latencies = [r["seconds"] for r in answered]
     firsts = [r["first"] for r in answered if "first" in r]
     tokens = sum(r.get("tokens") or 0 for r in answered)

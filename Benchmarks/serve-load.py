@@ -61,6 +61,10 @@ def run(port, index, results):
                 if not line.startswith("data: ") or line == "data: [DONE]":
                     continue
                 chunk = json.loads(line[6:])
+                if "error" in chunk:
+                    # An error after the stream started (such as an answer cut by max_tokens).
+                    record["failure"] = chunk["error"].get("message", "error")
+                    break
                 if chunk.get("usage"):
                     record["tokens"] = chunk["usage"].get("completion_tokens")
                 choices = chunk["choices"]
