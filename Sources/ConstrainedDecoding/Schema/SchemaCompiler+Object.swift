@@ -198,7 +198,10 @@ extension SchemaCompiler {
                     let target = index(min(lane + 1, lastLane), flag | extra.flag)
                     let slot = kind * keys.count + target
                     if paths[slot] == nil {
-                        let key = try quotedName(extra.names, at: extra.pointer)
+                        // Names that patterns or `propertyNames` constrain are shared contents;
+                        // any name but the listed ones is spelt in place, as plain text settles it.
+                        let key = names != nil || !patterns.isEmpty
+                            ? try quotedName(extra.names, at: extra.pointer) : try quotedString(extra.names)
                         guard let path = try memberPath(key: key, value: extra.schema, at: extra.pointer, shared: sharesValues) else { continue }
                         builder.epsilon(path.end, try valueEnd(target, at: effective.count, &ends, &keys, &self))
                         paths[slot] = path.start
@@ -269,6 +272,13 @@ extension SchemaCompiler {
 
     private mutating func quotedKey(_ name: String) throws(SchemaError) -> Fragment {
         try builder.literal(SchemaValue.quoted(name).utf8)
+    }
+
+    /// A quoted string of the automaton's language, spelt in place.
+    mutating func quotedString(_ automaton: CodePointAutomaton) throws(SchemaError) -> Fragment {
+        let quote = UInt8(ascii: "\"")
+        let contents = try JSONStringSpelling.fragment(of: automaton, spelling: .jsonString, in: &builder)
+        return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])
     }
 
     /// A quoted member name of the automaton's language. Its contents call a definition shared by
