@@ -23,8 +23,20 @@ import Testing
         return Vocabulary(tokens: tokens, specialTokens: [], endOfText: Int32(tokens.count - 1))
     }
 
-    /// The masks at each byte of ``document``.
-    static func masks(_ matcher: GrammarMatcher, _ vocabulary: Vocabulary) -> [[Int32]] {
+    /// Objects whose member names a pattern or `propertyNames` constrains, the same in two places.
+    static let namesSchema = #"""
+        {"type":"object","properties":{"tags":{"$ref":"#/$defs/tags"},
+        "more":{"type":"object","patternProperties":{"^x-[a-z]+$":{"type":"integer"}},"additionalProperties":false},
+        "codes":{"type":"object","propertyNames":{"pattern":"^[a-z]{2}-[0-9]+$"},"additionalProperties":{"type":"integer"}},
+        "mixed":{"type":"object","properties":{"x-fixed":{"type":"integer"}},"patternProperties":{"^x-[a-z]+$":{"type":"integer"}},"additionalProperties":false}},
+        "required":["tags","more","codes","mixed"],
+        "$defs":{"tags":{"type":"object","patternProperties":{"^x-[a-z]+$":{"type":"string","format":"uri"}},"additionalProperties":false}}}
+        """#
+    static let namesDocument = Array(
+        #"{"tags":{"x-home":"https://example.com/a?b=c","x-doe":"https://c"},"more":{"x-ab":12},"codes":{"ab-12":1,"cd-2":2},"mixed":{"x-fixed":2,"x-doe":3}}"#.utf8)
+
+    /// The masks at each byte of `document` (``document`` by default).
+    static func masks(_ matcher: GrammarMatcher, _ vocabulary: Vocabulary, document: [UInt8] = document) -> [[Int32]] {
         var mask = TokenBitset(capacity: vocabulary.count)
         var masks: [[Int32]] = []
         for byte in document {
@@ -77,5 +89,43 @@ import Testing
         // Another pattern, and a state outside strings, have none of it.
         #expect(interior(after: #"{"email":"jo.doe@example.com","code":"ab"#) != first)
         #expect(interior(after: #"{"email":"jo.doe@example.com","#) == nil)
+    }
+
+    @Test func precomputedMasksOfMemberNamesAreTheLazyOnes() throws {
+        let vocabulary = Self.vocabulary()
+        let lazyGrammar = try CompiledGrammar(jsonSchema: Self.namesSchema)
+        let lazy = Self.masks(GrammarMatcher(grammar: lazyGrammar, vocabulary: vocabulary), vocabulary, document: Self.namesDocument)
+        let grammar = try CompiledGrammar(jsonSchema: Self.namesSchema)
+        let precomputed = grammar.precomputeMasks(for: vocabulary)
+        #expect(precomputed.masksKept > 0)
+        #expect(Self.masks(GrammarMatcher(grammar: grammar, vocabulary: vocabulary), vocabulary, document: Self.namesDocument) == lazy)
+        // A budget that stops inside the names' contents changes nothing either.
+        let limited = try CompiledGrammar(jsonSchema: Self.namesSchema)
+        limited.precomputeMasks(for: vocabulary, budget: MaskPrecomputationBudget(walksPerString: 1, grammarStates: 2, fullWalks: 1, states: 12))
+        #expect(Self.masks(GrammarMatcher(grammar: limited, vocabulary: vocabulary), vocabulary, document: Self.namesDocument) == lazy)
+    }
+
+    @Test func memberNamesOfOnePatternShareTheirInterior() throws {
+        let vocabulary = Self.vocabulary()
+        let matcher = GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: Self.namesSchema), vocabulary: vocabulary)
+        func interior(after text: String) -> Int32? {
+            matcher.reset()
+            #expect(matcher.advance(bytes: Array(text.utf8)))
+            return matcher.automaton.dfa.stringInterior(matcher.state)
+        }
+        let first = interior(after: #"{"tags":{"x-h"#)
+        #expect(first != nil)
+        // The same names after another member, and in another object whose values differ.
+        #expect(interior(after: #"{"tags":{"x-home":"https://c","x-h"#) == first)
+        #expect(interior(after: #"{"tags":{},"more":{"x-h"#) == first)
+        // Names that `propertyNames` constrains have an interior of their own.
+        let codes = interior(after: #"{"tags":{},"more":{},"codes":{"ab"#)
+        #expect(codes != nil)
+        #expect(codes != first)
+        // Where a listed name may still be spelt, its other states read more than the quote.
+        #expect(interior(after: #"{"tags":{},"more":{},"codes":{},"mixed":{"x-"#) == nil)
+        let mixed = interior(after: #"{"tags":{},"more":{},"codes":{},"mixed":{"x-d"#)
+        #expect(mixed != nil)
+        #expect(mixed != first)
     }
 }

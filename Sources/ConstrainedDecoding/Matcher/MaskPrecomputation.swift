@@ -70,23 +70,30 @@ extension GrammarMatcher {
         var search = PrecomputationSearch(budget: budget, trieNodes: vocabulary?.index.trie.nodeCount ?? 0)
         guard let index = vocabulary?.index else { return search.result }
         var mask = TokenBitset(capacity: vocabulary?.count ?? 0)
-        // String contents alone: their states' masks are kept by interior only.
-        for template in 0..<automaton.dfa.templateCount {
-            let entry = automaton.dfa.isolatedStringContents(template)
-            guard entry >= 0 else { continue }
-            guard explore(from: entry, &search, &mask, index.trie, grammarStates: false) else { return search.finished(automaton) }
+        // String contents alone: their states' masks are kept by interior only. First the state
+        // nearest the start worth a walk in each (a string's first mask, most often), then the
+        // rest of each: where many strings' contents share the budget, each start is covered.
+        let entries = (0..<automaton.dfa.templateCount).map { automaton.dfa.isolatedStringContents($0) }.filter { $0 >= 0 }
+        for walkLimit in [min(1, budget.walksPerString), budget.walksPerString] {
+            let wasComplete = search.result.isComplete
+            for entry in entries {
+                guard explore(from: entry, &search, &mask, index.trie, grammarStates: false, walkLimit: walkLimit) else { return search.finished(automaton) }
+            }
+            // Stopping at the first walk of each leaves nothing undone: the second round goes on.
+            if walkLimit < budget.walksPerString { search.result.isComplete = wasComplete }
         }
-        _ = explore(from: automaton.dfa.start, &search, &mask, index.trie, grammarStates: true)
+        _ = explore(from: automaton.dfa.start, &search, &mask, index.trie, grammarStates: true, walkLimit: budget.walksPerString)
         return search.finished(automaton)
     }
 
     /// Visits the states reachable from `entry` breadth first, and keeps the masks of those whose
     /// walk would read a large part of `trie`: by state when `grammarStates` (up to the budget's
-    /// ``MaskPrecomputationBudget/grammarStates``), else by interior only (up to its
-    /// ``MaskPrecomputationBudget/walksPerString``). `false` when the whole budget ran out, or
-    /// the part for this search did while states were left.
+    /// ``MaskPrecomputationBudget/grammarStates``), else by interior only (up to `walkLimit`
+    /// masks, those of interiors kept already not counted). `false` when the whole budget ran out,
+    /// or the part for this search did while states were left.
     private func explore(
-        from entry: Int32, _ search: inout PrecomputationSearch, _ mask: inout TokenBitset, _ trie: borrowing TokenTrie, grammarStates: Bool
+        from entry: Int32, _ search: inout PrecomputationSearch, _ mask: inout TokenBitset, _ trie: borrowing TokenTrie, grammarStates: Bool,
+        walkLimit: Int
     ) -> Bool {
         // A byte of each byte class, rows being read by class; inside strings, of the printable
         // ASCII characters but the quote and the backslash only, which most string values (an
@@ -102,7 +109,7 @@ extension GrammarMatcher {
         var head = 0
         var walks = 0
         while head < queue.count {
-            guard search.hasRoom(automaton), grammarStates ? head < search.budget.grammarStates : walks < search.budget.walksPerString else {
+            guard search.hasRoom(automaton), grammarStates ? head < search.budget.grammarStates : walks < walkLimit else {
                 search.result.isComplete = false
                 return search.hasRoom(automaton)
             }
@@ -115,8 +122,9 @@ extension GrammarMatcher {
             }
             let opened = openedNodes(at: state, trie: trie)
             guard opened >= threshold, automaton.dfa.plainTextRun(state) == nil, automaton.dfa.plainTextRefusals(state) == nil else { continue }
-            // A state whose interior is kept already walks only the tokens with a quote.
-            if grammarStates, let interior = automaton.dfa.stringInterior(state), automaton.interiors.restore(interior, into: &mask) { continue }
+            // A state whose interior is kept already walks only the tokens with a quote (and inside
+            // strings' contents, has nothing more to keep).
+            if let interior = automaton.dfa.stringInterior(state), automaton.interiors.contains(interior) { continue }
             keepMask(at: state, in: &mask, keepingState: grammarStates)
             walks += 1
             search.walkBudget -= opened

@@ -18,6 +18,12 @@ struct StringInteriorMasks: ~Copyable {
     /// The bytes the kept masks take.
     var byteCount: Int { bitsets.count * 8 }
 
+    /// Whether a mask of `interior` is kept.
+    func contains(_ interior: Int32) -> Bool {
+        let index = Int(interior)
+        return index < slots.count && slots[index] >= 0
+    }
+
     /// Sets `mask` to the kept mask of `interior`; `false` when there is none.
     func restore(_ interior: Int32, into mask: inout TokenBitset) -> Bool {
         let index = Int(interior)

@@ -198,7 +198,10 @@ extension SchemaCompiler {
                     let target = index(min(lane + 1, lastLane), flag | extra.flag)
                     let slot = kind * keys.count + target
                     if paths[slot] == nil {
-                        let key = try quotedString(extra.names)
+                        // Names that patterns or `propertyNames` constrain are shared contents;
+                        // any name but the listed ones is spelt in place, as plain text settles it.
+                        let key = names != nil || !patterns.isEmpty
+                            ? try quotedName(extra.names, at: extra.pointer) : try quotedString(extra.names)
                         guard let path = try memberPath(key: key, value: extra.schema, at: extra.pointer, shared: sharesValues) else { continue }
                         builder.epsilon(path.end, try valueEnd(target, at: effective.count, &ends, &keys, &self))
                         paths[slot] = path.start
@@ -271,12 +274,26 @@ extension SchemaCompiler {
         try builder.literal(SchemaValue.quoted(name).utf8)
     }
 
-    /// A quoted string of the automaton's language.
+    /// A quoted string of the automaton's language, spelt in place.
     mutating func quotedString(_ automaton: CodePointAutomaton) throws(SchemaError) -> Fragment {
         let quote = UInt8(ascii: "\"")
         let contents = try JSONStringSpelling.fragment(of: automaton, spelling: .jsonString, in: &builder)
         return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])
     }
+
+    /// A quoted member name of the automaton's language. Its contents call a definition shared by
+    /// every name with the same automaton, as the contents of `pattern` strings do: a name is
+    /// followed by its closing quote alone, so its states have string interiors
+    /// (``LazyDFA/stringInterior(_:)``) whose masks are shared and precomputed.
+    mutating func quotedName(_ automaton: CodePointAutomaton, at pointer: String) throws(SchemaError) -> Fragment {
+        let quote = UInt8(ascii: "\"")
+        let contents = try builder.call(stringContentsDefinition(automaton, key: Self.nameContentsKey + automaton.fingerprint, at: pointer))
+        return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])
+    }
+
+    /// The key prefix, after ``stringContentsKey``, of the definitions of member names' contents:
+    /// apart from those of string values, which are keyed by their keywords.
+    static let nameContentsKey = "#name\u{0}"
 
     /// The classes of further member names, each with the schema its values must match: per
     /// combination of matching patterns (the schemas of all of them), and the names no pattern

@@ -64,7 +64,10 @@ extension SchemaCompiler {
         let contents: Fragment
         if let automaton = try stringAutomaton(schema, at: pointer) {
             if automaton.isEmpty { return nil }
-            contents = try builder.call(stringContentsDefinition(automaton, schema, at: pointer))
+            let keywords = SchemaKeywords.byType["string", default: []].sorted().map { keyword in
+                "\(keyword)=\(schema[keyword]?.jsonString ?? "")"
+            }
+            contents = try builder.call(stringContentsDefinition(automaton, key: keywords.joined(separator: "\u{0}"), at: pointer))
         } else {
             guard minimumLength <= 10_000 else { throw unsupported("minLength", at: pointer, "a minimum length above 10000 is not supported") }
             if max(minimumLength, maximumLength ?? 0) > Self.inlineCharacterLimit {
@@ -93,19 +96,17 @@ extension SchemaCompiler {
         return try builder.sequence([try builder.literal([quote]), contents, try builder.literal([quote])])
     }
 
-    /// The definition of the contents of a string with `automaton`, shared by every string whose
-    /// string keywords are the same: the automaton that their masks are computed on is then the
-    /// same wherever the string stands (``LazyDFA/stringInterior(_:)``).
-    private mutating func stringContentsDefinition(_ automaton: CodePointAutomaton, _ schema: SchemaValue, at pointer: String) -> Int32 {
-        let keywords = SchemaKeywords.byType["string", default: []].sorted().map { keyword in
-            "\(keyword)=\(schema[keyword]?.jsonString ?? "")"
-        }
-        let id = definition(pointer, schema: .bool(true), key: Self.stringContentsKey + keywords.joined(separator: "\u{0}"))
+    /// The definition of the contents of a string with `automaton`, between its quotes, shared by
+    /// every string with the same `key` (its string keywords, or a member name's automaton): the
+    /// automaton that their masks are computed on is then the same wherever the string stands
+    /// (``LazyDFA/stringInterior(_:)``).
+    mutating func stringContentsDefinition(_ automaton: CodePointAutomaton, key: String, at pointer: String) -> Int32 {
+        let id = definition(pointer, schema: .bool(true), key: Self.stringContentsKey + key)
         stringContents[id] = automaton
         return id
     }
 
-    /// The key prefix of the definitions of ``stringContentsDefinition(_:_:at:)``.
+    /// The key prefix of the definitions of ``stringContentsDefinition(_:key:at:)``.
     static let stringContentsKey = "#string-contents\u{0}"
 
     /// The automaton of the strings a schema allows (its `pattern`, asserted `format`, lengths,
