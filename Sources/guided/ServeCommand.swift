@@ -1,6 +1,7 @@
 import Foundation
 import GuidedGeneration
 import GuidedServer
+import LlamaInference
 
 /// `guided serve [--model GGUF] [--host H] [--port P] [--api-key KEY] [--name NAME]
 /// [--parallel N] [--max-waiting N]`: the OpenAI-compatible endpoint over a local model, until stopped.
@@ -42,6 +43,8 @@ struct ServeCommand {
     }
 
     func run() async throws(CommandError) -> Never {
+        // Requests run on threads of their own: few arenas, so that memory comes back after a load.
+        limitAllocatorArenas(to: 2)
         let model = modelPath.map { SystemLanguageModel(modelPath: $0, chatTemplate: chatTemplate) } ?? .default
         do {
             try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }

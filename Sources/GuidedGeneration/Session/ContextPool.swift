@@ -1,3 +1,4 @@
+import Dispatch
 import LlamaInference
 import Synchronization
 
@@ -39,7 +40,7 @@ final class ContextPool: Sendable {
 
     /// Gives back a context taken with ``take(for:)``. When the last context in use comes back
     /// after others were freed, the memory the load left with the allocator goes back to the
-    /// system.
+    /// system shortly after, unless requests have started again.
     func giveBack(_ cache: ContextCache) {
         let releasesMemory = state.withLock { state in
             state.inUse -= 1
@@ -53,6 +54,14 @@ final class ContextPool: Sendable {
             state.freedSinceRelease = false
             return true
         }
-        if releasesMemory { returnFreedMemoryToSystem() }
+        guard releasesMemory else { return }
+        // A second later, when what the requests' other threads freed has come back too, if
+        // no request has started meanwhile.
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.releaseDelay) { [self] in
+            if state.withLock({ $0.inUse == 0 }) { returnFreedMemoryToSystem() }
+        }
     }
+
+    /// How long after the last request the memory goes back.
+    static let releaseDelay = DispatchTimeInterval.seconds(1)
 }

@@ -139,6 +139,10 @@ const GuidedKernelTable *_Nonnull guided_kernel_table(int variant);
 /// (glibc's arenas, which many threads fill); nothing elsewhere.
 void guided_release_free_memory(void);
 
+/// Lets the C allocator keep at most `count` arenas (glibc makes up to 8 per core for threads that
+/// allocate at once, and freed memory scattered over them cannot go back); nothing elsewhere.
+void guided_limit_allocator_arenas(int count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,3 +9,11 @@ void guided_release_free_memory(void) {
     malloc_trim(0);
 #endif
 }
+
+void guided_limit_allocator_arenas(int count) {
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, count);
+#else
+    (void)count;
+#endif
+}
