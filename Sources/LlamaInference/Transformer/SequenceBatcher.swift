@@ -39,9 +39,14 @@ public final class SequenceBatcher: @unchecked Sendable {
     private var returning: Set<ObjectIdentifier> = []
     /// Only the leader of a pass touches it.
     private let pass: ForwardPass
-    /// How many passes have run, and how many positions they ran, for measurements.
-    public private(set) var passCount = 0
-    public private(set) var positionCount = 0
+    /// Guarded by `condition`: how many passes have run, and how many positions they ran.
+    private var passesRun = 0
+    private var positionsRun = 0
+
+    /// How many passes have run, for measurements.
+    public var passCount: Int { condition.withLock { passesRun } }
+    /// How many positions the passes ran, for measurements: with ``passCount``, how full they were.
+    public var positionCount: Int { condition.withLock { positionsRun } }
 
     /// A batcher over `model`, for sequences of up to `contextLength` positions (longer ones make
     /// room when they first submit).
@@ -83,8 +88,8 @@ public final class SequenceBatcher: @unchecked Sendable {
         condition.unlock()
         pass.run(batch.rows, logitCount: batch.logits)
         condition.lock()
-        passCount += 1
-        positionCount += batch.rows
+        passesRun += 1
+        positionsRun += batch.rows
         returning = []
         for (submission, count) in batch.taken {
             submission.session.advance(by: count)
