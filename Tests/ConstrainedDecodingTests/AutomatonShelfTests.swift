@@ -15,15 +15,7 @@ import Testing
 
     /// The masks at each byte of ``document``, and the automaton's size at the end.
     static func walk(_ matcher: GrammarMatcher, _ vocabulary: Vocabulary) -> (masks: [[Int32]], states: Int) {
-        var mask = TokenBitset(capacity: vocabulary.count)
-        var masks: [[Int32]] = []
-        for byte in document {
-            matcher.allowedTokens(into: &mask)
-            masks.append((0..<Int32(vocabulary.count)).filter { mask.contains($0) })
-            #expect(matcher.advance(bytes: [byte]))
-        }
-        matcher.allowedTokens(into: &mask)
-        masks.append((0..<Int32(vocabulary.count)).filter { mask.contains($0) })
+        let masks = matcher.masks(along: document, vocabularySize: vocabulary.count)
         return (masks, matcher.automatonStateCount)
     }
 

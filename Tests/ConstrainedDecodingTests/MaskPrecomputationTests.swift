@@ -37,16 +37,7 @@ import Testing
 
     /// The masks at each byte of `document` (``document`` by default).
     static func masks(_ matcher: GrammarMatcher, _ vocabulary: Vocabulary, document: [UInt8] = document) -> [[Int32]] {
-        var mask = TokenBitset(capacity: vocabulary.count)
-        var masks: [[Int32]] = []
-        for byte in document {
-            matcher.allowedTokens(into: &mask)
-            masks.append((0..<Int32(vocabulary.count)).filter { mask.contains($0) })
-            #expect(matcher.advance(bytes: [byte]))
-        }
-        matcher.allowedTokens(into: &mask)
-        masks.append((0..<Int32(vocabulary.count)).filter { mask.contains($0) })
-        return masks
+        matcher.masks(along: document, vocabularySize: vocabulary.count)
     }
 
     @Test func precomputedMasksAreTheLazyOnes() throws {
