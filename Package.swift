@@ -91,10 +91,11 @@ let package = Package(
             dependencies: ["PartialJSON", "ConstrainedDecoding", "LlamaInference", "ModelFetching", "GuidedGeneration"],
             path: "Benchmarks/guided-bench"
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),
-        .testTarget(name: "ConstrainedDecodingTests", dependencies: ["ConstrainedDecoding", "PartialJSON"]),
+        .testTarget(name: "ConstrainedDecodingTests", dependencies: ["ConstrainedDecoding", "PartialJSON", "TestSupport"]),
         .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates"]),
-        .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "ChatTemplates", "ModelFetching", "GuidedKernels"]),
+        .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "ChatTemplates", "ModelFetching", "GuidedKernels", "TestSupport"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration"]),

@@ -2,6 +2,7 @@
 import Foundation
 import PartialJSON
 import Testing
+import TestSupport
 
 /// The official JSON-Schema-Test-Suite, drafts 4, 6, 7, 2019-09 and 2020-12: for every schema
 /// the compiler accepts, every valid instance is accepted and every invalid one rejected, byte by
@@ -11,7 +12,7 @@ import Testing
 ///
 /// The suite is read from the shared corpora beside the repository (`$GUIDED_CORPORA`, else
 /// `../shared/corpora`), with the copy of draft 2020-12 in `Tests/Corpora` when they are absent.
-@Suite struct ConformanceTests {
+@Suite(.threadOfItsOwn) struct ConformanceTests {
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     static let suiteFolder: URL = {
         let shared = ProcessInfo.processInfo.environment["GUIDED_CORPORA"].map { URL(fileURLWithPath: $0) }

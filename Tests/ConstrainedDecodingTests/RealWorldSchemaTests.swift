@@ -2,12 +2,13 @@
 import Foundation
 import PartialJSON
 import Testing
+import TestSupport
 
 /// The real-world schemas of JSONSchemaBench-dev (GitHub, Kubernetes, Snowplow, JSON Schema
 /// Store, function calls, ...), read from the shared corpora beside the repository: every schema
 /// the compiler accepts lets through only values that the whole schema accepts, valid and invalid
 /// instances alike, under JSON Schema's own semantics (extra properties allowed).
-@Suite struct RealWorldSchemaTests {
+@Suite(.threadOfItsOwn) struct RealWorldSchemaTests {
     static let folder = ConformanceTests.suiteFolder.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("JSONSchemaBench-dev")
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import LlamaInference
 
@@ -7,7 +8,7 @@ import Testing
 /// every weight type between its two layers), against llama.cpp on the same file:
 /// `Tests/scripts/make-tiny-models.py` wrote the files and recorded llama.cpp's greedy
 /// continuations with its log probabilities at each step.
-@Suite struct ArchitectureTests {
+@Suite(.threadOfItsOwn) struct ArchitectureTests {
     /// The largest difference allowed between a log probability and llama.cpp's: measured up to
     /// 0.038 (Llama 3), 0.023 (Qwen 2, Qwen 3), 0.019 (Phi-3, Llama), 0.008 (Gemma 3), and on the
     /// files of one weight type 0.061 (Q2_K), 0.047 (Q4_K), 0.041 (Q6_K), 0.029 (Q5_K), 0.022 (Q3_K,

@@ -1,13 +1,14 @@
 import Foundation
 import ModelFetching
 import Testing
+import TestSupport
 
 @testable import LlamaInference
 
 /// Gemma 3 270M (Q4_K_M: Q4_K, Q5_0, Q6_K and Q8_0 weights; architecture `gemma3`; a 262,144-token
 /// SentencePiece vocabulary) against llama.cpp on the same file: `Tests/scripts/make-gemma-fixture.py`
 /// recorded llama.cpp's tokens, greedy continuations and log probabilities.
-@Suite struct GemmaTests {
+@Suite(.threadOfItsOwn) struct GemmaTests {
     /// The largest difference allowed between a log probability and llama.cpp's for its 10 most
     /// likely tokens: measured up to 0.76 (each variant against its reference below), where
     /// llama.cpp's own builds differ from each other by up to 0.91 (on an Intel Xeon with

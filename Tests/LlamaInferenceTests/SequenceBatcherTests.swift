@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import LlamaInference
 
 /// Continuous batching: sequences decoded together in one pass get the logits each gets alone,
 /// bit for bit, whatever joins or leaves the pass, and whatever prompt runs beside them.
-@Suite struct SequenceBatcherTests {
+@Suite(.threadOfItsOwn) struct SequenceBatcherTests {
     /// Prompts of different lengths (one longer than a pass, so that it runs over several) and
     /// how many tokens each sequence then decodes greedily.
     static let prompts: [[Int32]] = [
