@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "HTTPWireTests", dependencies: ["HTTPWire"]),
         .testTarget(name: "GuidedServerTests", dependencies: ["GuidedServer", "GuidedGeneration", "HTTPWire", "PartialJSON"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["GuidedGeneration", "GuidedServer", "PartialJSON", "ChatTemplates", "LlamaInference", "ModelFetching"]),
+            name: "EndToEndTests", dependencies: ["GuidedGeneration", "GuidedServer", "PartialJSON", "ChatTemplates", "LlamaInference", "ModelFetching", "TestSupport"]),
         .testTarget(
             name: "GuidedGenerationMacrosTests",
             dependencies: ["GuidedGenerationMacros"],

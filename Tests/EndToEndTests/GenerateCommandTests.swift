@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `guided generate`, run as a user runs it: on a terminal (through `script`, which gives it one)
 /// and into a pipe.
-@Suite(.serialized) struct GenerateCommandTests {
+@Suite(.serialized, .threadOfItsOwn) struct GenerateCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The `guided` executable built beside the tests (the test command fetches the model with it

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import LlamaInference
 
@@ -8,7 +9,7 @@ import Testing
 /// within a tight tolerance, the same top 10 and the same greedy continuations; with each kernel
 /// variant's integer products (8-bit activations, as llama.cpp's), logits within the error that
 /// quantizing the activations brings.
-@Suite struct ForwardPassTests {
+@Suite(.threadOfItsOwn) struct ForwardPassTests {
     struct Reference: Decodable {
         let tokens: [Int32]
         let top10: [Int]

@@ -1,9 +1,10 @@
 import Foundation
 @testable import LlamaInference
 import Testing
+import TestSupport
 
 /// The GGUF reader: files the tests write, the real model, and truncated or corrupted copies.
-@Suite struct GGUFFileTests {
+@Suite(.threadOfItsOwn) struct GGUFFileTests {
     func read(_ bytes: [UInt8]) -> Result<GGUFFile, GGUFError> {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
         bytes.withUnsafeBytes { copy.copyMemory(from: $0) }
