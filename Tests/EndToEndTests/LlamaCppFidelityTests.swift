@@ -4,6 +4,7 @@ import LlamaInference
 import ModelFetching
 import PartialJSON
 import Testing
+import TestSupport
 
 /// Faithful decoding, shown against llama.cpp: on the same GGUF, the same prompt tokens and the
 /// same schema (llama-server's `/completion` with `json_schema`, greedy), in two ways. Both
@@ -19,7 +20,7 @@ import Testing
 ///    logits (this engine's along llama-server's answer, llama.cpp's from `n_probs`) and accepts it
 ///    only when the two tokens are within ``tieTolerance`` of each other in both, each engine
 ///    preferring its own.
-@Suite(.serialized) struct LlamaCppFidelityTests {
+@Suite(.serialized, .threadOfItsOwn) struct LlamaCppFidelityTests {
     /// The widest gap between two tokens' logits, in either engine, at which a difference is a
     /// near-tie of the two engines' arithmetic rather than a choice: along llama-server's answers
     /// the two engines' log probabilities of its ten most likely tokens differ by up to 0.9
