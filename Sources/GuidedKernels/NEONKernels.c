@@ -41,6 +41,7 @@ static void quantize(const float *input, size_t count, GuidedQuantizedVectors ou
         output.sums[block] = scale * (float)vaddvq_s32(sum);
         output.halfSums[block] = scale * (float)vaddvq_s32(half);
         output.roundedSums[block] = guided_rounded_to_half(maximum / 127 * (float)vaddvq_s32(sum));
+        output.blockSums[block] = vaddvq_s32(sum);
     }
 }
 

@@ -51,7 +51,7 @@ INLINE NEON_TARGET void NEON_NAME(multiply_rows)(
         for (size_t v = 0; v < vectorCount; v++) {
             GuidedQuantizedVectors x = {
                 inputs.values + v * blocks * 32, inputs.scales + v * blocks, inputs.sums + v * blocks, inputs.halfSums + v * blocks,
-                inputs.roundedSums + v * blocks};
+                inputs.roundedSums + v * blocks, inputs.blockSums + v * blocks};
             outputs[v * outputStride + row] = NEON_NAME(row_product)(type, pointer, blocks, x);
         }
     }

@@ -26,6 +26,7 @@ static void quantize_block(const float *x, float scale, float unrounded, float i
     output.sums[block] = scale * (float)sum;
     output.halfSums[block] = scale * (float)half;
     output.roundedSums[block] = guided_rounded_to_half(unrounded * (float)sum);
+    output.blockSums[block] = sum;
 }
 
 static void quantize(const float *input, size_t count, GuidedQuantizedVectors output) {

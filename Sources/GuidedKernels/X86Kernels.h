@@ -45,10 +45,13 @@ static X86_TARGET void quantize(const float *input, size_t count, GuidedQuantize
         _mm256_storeu_si256((__m256i *)(output.values + block * 32), bytes);
         __m256i half = _mm256_add_epi32(q[0], q[1]);
         __m256i sum = _mm256_add_epi32(half, _mm256_add_epi32(q[2], q[3]));
+        // At most 32 × 127 in magnitude: exact in floats.
+        float total = horizontal_sum(_mm256_cvtepi32_ps(sum));
         output.scales[block] = scale;
-        output.sums[block] = scale * horizontal_sum(_mm256_cvtepi32_ps(sum));
+        output.sums[block] = scale * total;
         output.halfSums[block] = scale * horizontal_sum(_mm256_cvtepi32_ps(half));
-        output.roundedSums[block] = guided_rounded_to_half(maximum / 127 * horizontal_sum(_mm256_cvtepi32_ps(sum)));
+        output.roundedSums[block] = guided_rounded_to_half(maximum / 127 * total);
+        output.blockSums[block] = (int32_t)total;
     }
 }
 
@@ -177,21 +180,30 @@ INLINE X86_TARGET Block load_block(int type, const uint8_t *row, size_t b) {
     return block;
 }
 
-/// Whether the one-vector loops unpack a type's sub-block scales a whole block at a time
-/// (`block_scales`) rather than one sub-block at a time (`load_block`).
-INLINE int unpacks_block_scales(int type) {
+/// Whether a type's products are summed in integers over each block of 256 weights, as
+/// llama.cpp sums its K-quants: each sub-block's integer products times its integer scale, added
+/// up exactly in 32-bit lanes, then one multiply-add in floats per block (by the block's scale
+/// times the input's, which one scale covers 256 inputs); Q4_K's and Q5_K's minimums likewise,
+/// each times its sub-block's integer input sum. The other types multiply-add in floats every 32
+/// weights.
+INLINE int sums_blocks_in_integers(int type) {
     return type == GUIDED_TYPE_Q4_K || type == GUIDED_TYPE_Q5_K || type == GUIDED_TYPE_Q6_K;
 }
 
-/// The scales and offsets of every sub-block of a Q4_K, Q5_K or Q6_K block, unpacked at once: the
-/// same floats `load_block` computes one sub-block at a time (Q4_K and Q5_K: `d × scale` and
-/// `-dmin × minimum` for each of 8 sub-blocks; Q6_K: `d × scale` for each of 16 half sub-blocks).
-INLINE X86_TARGET void block_scales(int type, const uint8_t *block, float *scales, float *offsets) {
+/// The float scale of a Q4_K, Q5_K or Q6_K block, which multiplies its integer scales.
+INLINE X86_TARGET float block_scale(int type, const uint8_t *block) {
+    return _cvtsh_ss(guided_load_u16(block + (type == GUIDED_TYPE_Q6_K ? 208 : 0)));
+}
+
+/// The float scale of a Q4_K or Q5_K block's minimums.
+INLINE X86_TARGET float block_minimum_scale(const uint8_t *block) { return _cvtsh_ss(guided_load_u16(block + 2)); }
+
+/// The integer scales of the 16 halves (16 weights each) of a Q4_K, Q5_K or Q6_K block (Q4_K and
+/// Q5_K: each sub-block's 6-bit scale, twice; Q6_K: its 16 signed 8-bit scales) and, for Q4_K
+/// and Q5_K, the 6-bit minimums of its 8 sub-blocks.
+INLINE X86_TARGET void block_integer_scales(int type, const uint8_t *block, int16_t *scales, int16_t *minimums) {
     if (type == GUIDED_TYPE_Q6_K) {
-        __m256 d = _mm256_set1_ps(_cvtsh_ss(guided_load_u16(block + 208)));
-        __m128i codes = _mm_loadu_si128((const __m128i *)(block + 192));
-        _mm256_storeu_ps(scales, _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(codes))));
-        _mm256_storeu_ps(scales + 8, _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(codes, 8)))));
+        _mm256_storeu_si256((__m256i *)scales, _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(block + 192))));
         return;
     }
     uint32_t words[3];
@@ -204,25 +216,52 @@ INLINE X86_TARGET void block_scales(int type, const uint8_t *block, float *scale
         words[1] & 0x3F3F3F3Fu,
         ((words[2] >> 4) & 0x0F0F0F0Fu) | (((words[1] >> 6) & 0x03030303u) << 4),
     };
-    __m256 sub = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)unpacked)));
-    __m256 minimums = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(unpacked + 2))));
-    _mm256_storeu_ps(scales, _mm256_mul_ps(_mm256_set1_ps(_cvtsh_ss(guided_load_u16(block))), sub));
-    _mm256_storeu_ps(offsets, _mm256_mul_ps(_mm256_set1_ps(-_cvtsh_ss(guided_load_u16(block + 2))), minimums));
+    // Each sub-block's scale for both of its halves.
+    __m128i sub = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)unpacked));
+    _mm_storeu_si128((__m128i *)scales, _mm_unpacklo_epi16(sub, sub));
+    _mm_storeu_si128((__m128i *)(scales + 8), _mm_unpackhi_epi16(sub, sub));
+    _mm_storeu_si128((__m128i *)minimums, _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(unpacked + 2))));
 }
 
-/// Sub-block `b` of a row, with the scales and offsets `block_scales` unpacked for its block when
-/// the type's are (`load_block`'s own scale arithmetic is then left unused and compiled away).
-INLINE X86_TARGET Block load_sub_block(int type, const uint8_t *row, size_t b, const float *scales, const float *offsets) {
-    Block block = load_block(type, row, b);
-    if (!unpacks_block_scales(type)) return block;
-    size_t j = b % 8;
-    if (type == GUIDED_TYPE_Q6_K) {
-        block.scale = _mm256_set_m128(_mm_set1_ps(scales[2 * j + 1]), _mm_set1_ps(scales[2 * j]));
-    } else {
-        block.scale = _mm256_set1_ps(scales[j]);
-        block.offset = offsets[j];
+/// A block's minimums times its sub-blocks' integer input sums, added up: exact.
+INLINE int32_t minimum_terms(const int16_t *minimums, const int32_t *blockSums) {
+    int32_t total = 0;
+    for (int j = 0; j < 8; j++) total += minimums[j] * blockSums[j];
+    return total;
+}
+
+/// Subtracts a block's minimum terms, times its minimums' scale and the input's, from a product's
+/// running float (its one rounding step per block for them, alike in every path).
+INLINE float add_minimum_terms(float total, float minimumScale, float inputScale, int32_t terms) {
+    return fmaf(-(minimumScale * inputScale), (float)terms, total);
+}
+
+/// The scales of a sub-block's two halves (`scales[0]` and `scales[1]`) in the 16-bit lanes of
+/// its pairs of products: lanes 0 to 7 hold the first 16 elements.
+INLINE X86_TARGET __m256i half_scales(const int16_t *scales) {
+    return _mm256_set_m128i(_mm_set1_epi16(scales[1]), _mm_set1_epi16(scales[0]));
+}
+
+/// Adds a sub-block's products with 32 bytes of input, times the scales of its halves, to `sums`:
+/// lane i gains `scale × (products 4i to 4i + 3)`, exactly. Signed weights give their sign to the
+/// input first.
+INLINE X86_TARGET __m256i add_scaled_products(int type, __m256i sums, __m256i weights, __m256i x, __m256i scales) {
+    if (guided_is_signed(type)) {
+        x = _mm256_sign_epi8(x, weights);
+        weights = _mm256_sign_epi8(weights, weights);
     }
-    return block;
+    __m256i pairs = _mm256_maddubs_epi16(weights, x);
+#if X86_VNNI
+    return _mm256_dpwssd_epi32(sums, pairs, scales);
+#else
+    return _mm256_add_epi32(sums, _mm256_madd_epi16(pairs, scales));
+#endif
+}
+
+/// Adds a block's integer sums, times its scale and the input's, to a row's float sums: the one
+/// rounding step per 256 weights that every path of a product takes alike.
+INLINE X86_TARGET __m256 add_block_sums(__m256 sums, float weightScale, float inputScale, __m256i products) {
+    return _mm256_fmadd_ps(_mm256_set1_ps(weightScale * inputScale), _mm256_cvtepi32_ps(products), sums);
 }
 
 /// The products of a block's weights with 32 bytes of input, summed by fours into 8 lanes, as
@@ -293,24 +332,78 @@ INLINE X86_TARGET void row_sums_add(RowSums *sums, size_t b, __m256 scale, __m25
 
 INLINE X86_TARGET float row_sums_total(RowSums sums) { return horizontal_sum(_mm256_add_ps(sums.even, sums.odd)); }
 
+/// A block of 256 weights' float scales, and its 8 sub-blocks' integer minimums (Q4_K, Q5_K), as a
+/// batch unpacks them.
+typedef struct {
+    float scale, minimumScale;
+    int16_t minimums[8];
+} BlockScales;
+
+/// The float scales and integer minimums of a Q4_K, Q5_K or Q6_K block, and its halves' integer
+/// scales into `scales`.
+INLINE X86_TARGET BlockScales block_scales(int type, const uint8_t *block, int16_t *scales) {
+    BlockScales result;
+    block_integer_scales(type, block, scales, result.minimums);
+    result.scale = block_scale(type, block);
+    result.minimumScale = guided_is_signed(type) ? 0 : block_minimum_scale(block);
+    return result;
+}
+
+/// Adds block `k`'s integer sums of a row's product with vector `x` to the product's float sums and
+/// minimum terms, as `integer_rows` adds them.
+INLINE X86_TARGET void add_integer_block(int type, __m256 *sums, float *minimumSums, const BlockScales *block, size_t k, __m256i products, GuidedQuantizedVectors x) {
+    *sums = add_block_sums(*sums, block->scale, x.scales[8 * k], products);
+    if (!guided_is_signed(type)) {
+        *minimumSums = add_minimum_terms(*minimumSums, block->minimumScale, x.scales[8 * k], minimum_terms(block->minimums, x.blockSums + 8 * k));
+    }
+}
+
+/// The products of `count` rows (1 or 2, a constant where inlined) of a type that
+/// `sums_blocks_in_integers` with one vector, which is loaded once for them; the rows' bytes
+/// `prefetch` ahead are asked for.
+INLINE X86_TARGET void integer_rows(
+    int type, const uint8_t *const *rows, int count, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t prefetch) {
+    __m256 sums[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
+    float minimumSums[2] = {0, 0};
+    int16_t scales[2][16];
+    BlockScales blockScales[2];
+    for (size_t k = 0; k < blocks / 8; k++) {
+        __m256i products[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+        for (int i = 0; i < count; i++) blockScales[i] = block_scales(type, guided_block_of(type, rows[i], 8 * k), scales[i]);
+        for (size_t j = 0; j < 8; j++) {
+            size_t b = 8 * k + j;
+            for (int i = 0; i < count; i++) _mm_prefetch((const char *)guided_block_of(type, rows[i], b) + prefetch, _MM_HINT_T0);
+            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
+            for (int i = 0; i < count; i++) {
+                products[i] = add_scaled_products(type, products[i], load_block(type, rows[i], b).quants, input, half_scales(scales[i] + 2 * j));
+            }
+        }
+        for (int i = 0; i < count; i++) add_integer_block(type, &sums[i], &minimumSums[i], &blockScales[i], k, products[i], x);
+    }
+    for (int i = 0; i < count; i++) outputs[i] = horizontal_sum(sums[i]) + minimumSums[i];
+}
+
 /// Two rows with one vector, which is loaded once for both; the rows' bytes `prefetch` ahead are
 /// asked for.
 LOOP X86_TARGET void two_rows(
     int type, const uint8_t *first, const uint8_t *second, size_t blocks, GuidedQuantizedVectors x, float *firstOutput,
     float *secondOutput, size_t prefetch) {
+    if (sums_blocks_in_integers(type)) {
+        const uint8_t *rows[2] = {first, second};
+        float outputs[2];
+        integer_rows(type, rows, 2, blocks, x, outputs, prefetch);
+        *firstOutput = outputs[0];
+        *secondOutput = outputs[1];
+        return;
+    }
     RowSums sums0 = row_sums_zero(), sums1 = row_sums_zero();
     float offsets0[2 * blocks], offsets1[2 * blocks];
-    float scales0[16], blockOffsets0[8], scales1[16], blockOffsets1[8];
     for (size_t b = 0; b < blocks; b++) {
         _mm_prefetch((const char *)guided_block_of(type, first, b) + prefetch, _MM_HINT_T0);
         _mm_prefetch((const char *)guided_block_of(type, second, b) + prefetch, _MM_HINT_T0);
         __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
         __m256 inputScale = _mm256_set1_ps(x.scales[b]);
-        if (unpacks_block_scales(type) && b % 8 == 0) {
-            block_scales(type, guided_block_of(type, first, b), scales0, blockOffsets0);
-            block_scales(type, guided_block_of(type, second, b), scales1, blockOffsets1);
-        }
-        Block w0 = load_sub_block(type, first, b, scales0, blockOffsets0), w1 = load_sub_block(type, second, b, scales1, blockOffsets1);
+        Block w0 = load_block(type, first, b), w1 = load_block(type, second, b);
         row_sums_add(&sums0, b, _mm256_mul_ps(w0.scale, inputScale), block_product(type, w0.quants, input));
         row_sums_add(&sums1, b, _mm256_mul_ps(w1.scale, inputScale), block_product(type, w1.quants, input));
         keep_offsets(type, w0, b, blocks, offsets0);
@@ -322,11 +415,15 @@ LOOP X86_TARGET void two_rows(
 
 /// One row with one vector.
 LOOP X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, GuidedQuantizedVectors x) {
+    if (sums_blocks_in_integers(type)) {
+        float output;
+        integer_rows(type, &row, 1, blocks, x, &output, 0);
+        return output;
+    }
     RowSums sums = row_sums_zero();
-    float offsets[2 * blocks], scales[16], blockOffsets[8];
+    float offsets[2 * blocks];
     for (size_t b = 0; b < blocks; b++) {
-        if (unpacks_block_scales(type) && b % 8 == 0) block_scales(type, guided_block_of(type, row, b), scales, blockOffsets);
-        Block w = load_sub_block(type, row, b, scales, blockOffsets);
+        Block w = load_block(type, row, b);
         __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
         row_sums_add(&sums, b, _mm256_mul_ps(w.scale, _mm256_set1_ps(x.scales[b])), block_product(type, w.quants, input));
         keep_offsets(type, w, b, blocks, offsets);
@@ -338,7 +435,7 @@ LOOP X86_TARGET float one_row(int type, const uint8_t *row, size_t blocks, Guide
 INLINE X86_TARGET GuidedQuantizedVectors vector_at(GuidedQuantizedVectors x, size_t index, size_t blocks) {
     GuidedQuantizedVectors result = {
         x.values + index * blocks * 32, x.scales + index * blocks, x.sums + index * blocks, x.halfSums + index * blocks,
-        x.roundedSums + index * blocks};
+        x.roundedSums + index * blocks, x.blockSums + index * blocks};
     return result;
 }
 
@@ -485,6 +582,81 @@ LOOP X86_TARGET void unpacked_group(
         }
     }
 }
+/// Two sub-blocks of a row of a type that `sums_blocks_in_integers`, unpacked: the magnitudes of
+/// the weights, the bytes whose weights are negative (Q6_K's), and the integer scales of the four
+/// halves.
+typedef struct {
+    __m512i quants;
+    __mmask64 negative;
+    int16_t scales[4];
+} IntegerUnpacked;
+#define INTEGER_UNPACKED_COUNT(blocks) ((blocks) / 2)
+
+/// Unpacks a row of a type that `sums_blocks_in_integers` into `unpacked`, and the scales and
+/// minimums of its blocks of 256 into `blockScales`.
+LOOP X86_TARGET void unpack_integer_row(int type, const uint8_t *row, size_t blocks, IntegerUnpacked *unpacked, BlockScales *blockScales) {
+    int16_t scales[16];
+    for (size_t k = 0; k < blocks / 8; k++) {
+        blockScales[k] = block_scales(type, guided_block_of(type, row, 8 * k), scales);
+        for (size_t p = 0; p < 4; p++) {
+            size_t b = 8 * k + 2 * p;
+            __m512i quants = _mm512_inserti64x4(_mm512_castsi256_si512(load_block(type, row, b).quants), load_block(type, row, b + 1).quants, 1);
+            IntegerUnpacked *pair = unpacked + b / 2;
+            pair->negative = _mm512_movepi8_mask(quants);
+            pair->quants = _mm512_abs_epi8(quants);
+            memcpy(pair->scales, scales + 4 * p, sizeof pair->scales);
+        }
+    }
+}
+
+/// The unpacked rows of a tile of a type that `sums_blocks_in_integers` (`rows` of them,
+/// `unpackedCount` pairs apart) with a group of `VECTOR_GROUP` vectors: per 64 weights, one
+/// `vpmaddubsw` and one `vpdpwssd` (which multiplies by the halves' scales and adds) for each row
+/// and vector; per block of 256, one conversion and multiply-add. The two sub-blocks of a pair
+/// fill the two halves of a register, whose integer sums are added before their conversion, so
+/// that each lane is the exact sum that `integer_rows` converts.
+LOOP X86_TARGET void integer_group(
+    int type, const IntegerUnpacked *unpacked, size_t unpackedCount, const BlockScales *blockScales, size_t rows, size_t blocks, GuidedQuantizedVectors x,
+    float *outputs, size_t outputStride) {
+    const size_t vectors = VECTOR_GROUP, blockCount = blocks / 8, elements = blocks * 32;
+    // Lane l of a pair's 16-bit products takes the scale of half l / 8.
+    static const int16_t halfOfLane[32] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3};
+    const __m512i halfIndex = _mm512_loadu_si512((const void *)halfOfLane);
+    __m256 sums[ROW_TILE * VECTOR_GROUP];
+    float minimumSums[ROW_TILE * VECTOR_GROUP];
+    for (size_t i = 0; i < rows * vectors; i++) {
+        sums[i] = _mm256_setzero_ps();
+        minimumSums[i] = 0;
+    }
+    for (size_t k = 0; k < blockCount; k++) {
+        __m512i products[ROW_TILE * VECTOR_GROUP];
+        for (size_t i = 0; i < rows * vectors; i++) products[i] = _mm512_setzero_si512();
+        for (size_t p = 4 * k; p < 4 * k + 4; p++) {
+            __m512i input[VECTOR_GROUP];
+            for (size_t v = 0; v < vectors; v++) input[v] = _mm512_loadu_si512((const void *)(x.values + v * elements + p * 64));
+            for (size_t r = 0; r < rows; r++) {
+                const IntegerUnpacked *pair = unpacked + r * unpackedCount + p;
+                __m512i scales = _mm512_permutexvar_epi16(halfIndex, _mm512_castsi128_si512(_mm_loadl_epi64((const __m128i *)pair->scales)));
+                for (size_t v = 0; v < vectors; v++) {
+                    __m512i in = input[v];
+                    // The weights' signs go to the input, as `_mm256_sign_epi8` gives them.
+                    if (guided_is_signed(type)) in = _mm512_mask_sub_epi8(in, pair->negative, _mm512_setzero_si512(), in);
+                    products[r * vectors + v] = _mm512_dpwssd_epi32(products[r * vectors + v], _mm512_maddubs_epi16(pair->quants, in), scales);
+                }
+            }
+        }
+        for (size_t r = 0; r < rows; r++) {
+            for (size_t v = 0; v < vectors; v++) {
+                __m512i lanes = products[r * vectors + v];
+                __m256i halves = _mm256_add_epi32(_mm512_castsi512_si256(lanes), _mm512_extracti64x4_epi64(lanes, 1));
+                add_integer_block(type, &sums[r * vectors + v], &minimumSums[r * vectors + v], blockScales + r * blockCount + k, k, halves, vector_at(x, v, blocks));
+            }
+        }
+    }
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t v = 0; v < vectors; v++) outputs[v * outputStride + r] = horizontal_sum(sums[r * vectors + v]) + minimumSums[r * vectors + v];
+    }
+}
 #else
 /// A block of a row, unpacked: the weights as unsigned bytes (the magnitudes of signed ones, whose
 /// signs `signs` holds), and the scales of its two 16-weight halves.
@@ -549,6 +721,64 @@ LOOP X86_TARGET void unpacked_group(
         unpacked_row_group(type, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks, blocks, x, outputs + r, outputStride);
     }
 }
+/// A sub-block of a row of a type that `sums_blocks_in_integers`, unpacked: the magnitudes of the
+/// weights, their signs (Q6_K's), and the integer scales of its two halves.
+typedef struct {
+    __m256i quants;
+    __m256i signs;
+    int16_t scales[2];
+} IntegerUnpacked;
+#define INTEGER_UNPACKED_COUNT(blocks) (blocks)
+
+/// Unpacks a row of a type that `sums_blocks_in_integers` into `unpacked`, and the scales and
+/// minimums of its blocks of 256 into `blockScales`.
+LOOP X86_TARGET void unpack_integer_row(int type, const uint8_t *row, size_t blocks, IntegerUnpacked *unpacked, BlockScales *blockScales) {
+    int16_t scales[16];
+    for (size_t k = 0; k < blocks / 8; k++) {
+        blockScales[k] = block_scales(type, guided_block_of(type, row, 8 * k), scales);
+        for (size_t j = 0; j < 8; j++) {
+            __m256i quants = load_block(type, row, 8 * k + j).quants;
+            IntegerUnpacked *sub = unpacked + 8 * k + j;
+            sub->signs = quants;
+            sub->quants = guided_is_signed(type) ? _mm256_sign_epi8(quants, quants) : quants;
+            memcpy(sub->scales, scales + 2 * j, sizeof sub->scales);
+        }
+    }
+}
+
+/// The unpacked rows of a tile of a type that `sums_blocks_in_integers` (`rows` of them,
+/// `unpackedCount` sub-blocks apart) with a group of `VECTOR_GROUP` vectors, a row at a time: the
+/// sums of `integer_rows`, each row's sub-blocks unpacked once for the group.
+LOOP X86_TARGET void integer_group(
+    int type, const IntegerUnpacked *unpacked, size_t unpackedCount, const BlockScales *blockScales, size_t rows, size_t blocks, GuidedQuantizedVectors x,
+    float *outputs, size_t outputStride) {
+    const size_t blockCount = blocks / 8, elements = blocks * 32;
+    for (size_t r = 0; r < rows; r++) {
+        __m256 sums[VECTOR_GROUP];
+        float minimumSums[VECTOR_GROUP];
+        for (int v = 0; v < VECTOR_GROUP; v++) {
+            sums[v] = _mm256_setzero_ps();
+            minimumSums[v] = 0;
+        }
+        for (size_t k = 0; k < blockCount; k++) {
+            __m256i products[VECTOR_GROUP];
+            for (int v = 0; v < VECTOR_GROUP; v++) products[v] = _mm256_setzero_si256();
+            for (size_t b = 8 * k; b < 8 * k + 8; b++) {
+                const IntegerUnpacked *sub = unpacked + r * unpackedCount + b;
+                __m256i scales = half_scales(sub->scales);
+                for (int v = 0; v < VECTOR_GROUP; v++) {
+                    __m256i in = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
+                    if (guided_is_signed(type)) in = _mm256_sign_epi8(in, sub->signs);
+                    products[v] = _mm256_add_epi32(products[v], _mm256_madd_epi16(_mm256_maddubs_epi16(sub->quants, in), scales));
+                }
+            }
+            for (int v = 0; v < VECTOR_GROUP; v++) {
+                add_integer_block(type, &sums[v], &minimumSums[v], blockScales + r * blockCount + k, k, products[v], vector_at(x, v, blocks));
+            }
+        }
+        for (int v = 0; v < VECTOR_GROUP; v++) outputs[v * outputStride + r] = horizontal_sum(sums[v]) + minimumSums[v];
+    }
+}
 #endif
 
 /// The products of a batch of at most `BATCH_PASS` vectors: rows a tile at a time, each row
@@ -556,12 +786,17 @@ LOOP X86_TARGET void unpacked_group(
 LOOP X86_TARGET void multiply_batch(
     int type, const uint8_t *base, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd, GuidedQuantizedVectors inputs,
     size_t vectorCount, float *outputs, size_t outputStride) {
-    size_t unpackedCount = UNPACKED_COUNT(blocks);
+    // The types that `sums_blocks_in_integers` unpack into their own form (and the others only
+    // into `unpacked`).
+    int integers = sums_blocks_in_integers(type);
+    size_t unpackedCount = integers ? 1 : UNPACKED_COUNT(blocks), integerCount = integers ? INTEGER_UNPACKED_COUNT(blocks) : 1;
     Unpacked unpacked[ROW_TILE * unpackedCount];
+    IntegerUnpacked integerUnpacked[ROW_TILE * integerCount];
+    BlockScales blockScales[ROW_TILE * (integers ? blocks / 8 : 1)];
     float rowOffsets[ROW_TILE * 2 * blocks], tileOffsets[ROW_TILE * 2 * blocks];
     // Each group's input sums block by block (then Q2_K's half sums), for the offset terms of
     // full tiles.
-    size_t groups = X86_VNNI && !guided_is_signed(type) ? vectorCount / VECTOR_GROUP : 0;
+    size_t groups = X86_VNNI && !guided_is_signed(type) && !integers ? vectorCount / VECTOR_GROUP : 0;
     size_t terms = type == GUIDED_TYPE_Q2_K ? 2 * blocks : blocks;
     float groupSums[groups * VECTOR_GROUP * terms + 1];
     for (size_t g = 0; g < groups; g++) {
@@ -577,7 +812,12 @@ LOOP X86_TARGET void multiply_batch(
     for (size_t tile = rowStart; tile < rowEnd; tile += ROW_TILE) {
         size_t rows = rowEnd - tile < ROW_TILE ? rowEnd - tile : ROW_TILE;
         for (size_t r = 0; unpacks && r < rows; r++) {
-            unpack_row(type, base + (tile + r) * rowBytes, blocks, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks);
+            const uint8_t *row = base + (tile + r) * rowBytes;
+            if (integers) {
+                unpack_integer_row(type, row, blocks, integerUnpacked + r * integerCount, blockScales + r * (blocks / 8));
+            } else {
+                unpack_row(type, row, blocks, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks);
+            }
         }
         // The offsets block by block, for the offset terms of a full tile.
         if (X86_VNNI && unpacks && rows == ROW_TILE && !guided_is_signed(type)) {
@@ -591,7 +831,13 @@ LOOP X86_TARGET void multiply_batch(
             const float *sums = groupSums + v * terms;
             float *groupOutputs = outputs + v * outputStride + tile;
             // A full tile with the tile's size as a constant, so that its sums stay in registers.
-            if (rows == ROW_TILE) {
+            if (integers) {
+                if (rows == ROW_TILE) {
+                    integer_group(type, integerUnpacked, integerCount, blockScales, ROW_TILE, blocks, group, groupOutputs, outputStride);
+                } else {
+                    integer_group(type, integerUnpacked, integerCount, blockScales, rows, blocks, group, groupOutputs, outputStride);
+                }
+            } else if (rows == ROW_TILE) {
                 unpacked_group(type, unpacked, unpackedCount, rowOffsets, tileOffsets, sums, ROW_TILE, blocks, group, groupOutputs, outputStride);
             } else {
                 unpacked_group(type, unpacked, unpackedCount, rowOffsets, tileOffsets, sums, rows, blocks, group, groupOutputs, outputStride);

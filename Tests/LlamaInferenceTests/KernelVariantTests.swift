@@ -52,16 +52,18 @@ import Testing
         blocks * 32 / type.blockSize * type.blockBytes
     }
 
-    /// Quantizes `input` with `variant` and multiplies `matrix` by its `vectorCount` vectors.
+    /// Quantizes `input` with `variant`, in the format that the weights of `type` take (or in
+    /// `format`), and multiplies `matrix` by its `vectorCount` vectors.
     static func products(
         _ variant: KernelVariant, type: GGMLType, matrix: [UInt8], rows: Int, blocks: Int, input: [Float], vectorCount: Int,
-        rowRange: Range<Int>
+        rowRange: Range<Int>, format: ActivationFormat? = nil
     ) -> (values: [Int8], sums: [Float], outputs: [Float]) {
         var quantized = QuantizedVector(capacity: input.count)
         defer { quantized.deallocate() }
         var outputs = [Float](repeating: 0, count: vectorCount * rows)
         input.withUnsafeBufferPointer { input in
-            quantized.quantize(input.baseAddress!, count: input.count, kernels: variant.table)
+            quantized.load(input.baseAddress!, count: input.count)
+            quantized.prepare(format ?? ActivationFormat(weights: type), kernels: variant.table)
         }
         matrix.withUnsafeBytes { matrix in
             outputs.withUnsafeMutableBufferPointer { outputs in
@@ -207,7 +209,8 @@ import Testing
             let rows = 7, blocks = type.blockSize == 256 ? 16 : 6
             let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
             let input = (0..<blocks * 32).map { _ in Float.random(in: -3...3, using: &generator) }
-            let result = Self.products(.portable, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: 1, rowRange: 0..<rows)
+            let result = Self.products(
+                .portable, type: type, matrix: matrix, rows: rows, blocks: blocks, input: input, vectorCount: 1, rowRange: 0..<rows, format: .blocks32)
             var scales = [Float](repeating: 0, count: blocks)
             // Each block's scale in 16 bits, as llama.cpp keeps it.
             for block in 0..<blocks { scales[block] = Float(Float16(input[block * 32..<(block + 1) * 32].map(abs).max()! / 127)) }

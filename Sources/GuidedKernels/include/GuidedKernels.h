@@ -15,13 +15,16 @@ extern "C" {
 /// whose error is far smaller), and the sum of its first 16 elements (`scale × Σ value`, for Q2_K,
 /// whose minimums are per 16 weights). Blocks of 32 also keep their sum as llama.cpp's Q8_1
 /// blocks do, for the minimums of Q4_1 and Q5_1: the scale before its rounding to 16 bits times
-/// `Σ value`, rounded to 16 bits (`roundedSums`). A batch of vectors lies back to back.
+/// `Σ value`, rounded to 16 bits (`roundedSums`), and the exact integer `Σ value` of each block
+/// (`blockSums`), which the K-quants' minimums multiply in integers, as llama.cpp's Q8_K block
+/// sums. A batch of vectors lies back to back.
 typedef struct {
     int8_t *_Nonnull values;
     float *_Nonnull scales;
     float *_Nonnull sums;
     float *_Nonnull halfSums;
     float *_Nonnull roundedSums;
+    int32_t *_Nonnull blockSums;
 } GuidedQuantizedVectors;
 
 /// The GGUF tensor types this library reads, by their GGML type numbers: described once, in
@@ -84,7 +87,8 @@ typedef struct {
     /// `outputs[v × outputStride + row] = row · vector v` for the rows in `rowStart..<rowEnd` of a
     /// matrix of `type` (a ``GuidedTensorType`` whose input is in blocks) whose rows are `rowBytes` long and hold
     /// `blocks × 32` weights, and the `vectorCount` vectors of `inputs` (each `blocks × 32`
-    /// elements). A product is the same float, bit for bit, whatever `vectorCount` is, as
+    /// elements, quantized in the type's input format: the K-quants' blocks of 256 share one
+    /// scale, which the vector kernels take for the whole block). A product is the same float, bit for bit, whatever `vectorCount` is, as
     /// llama.cpp's are: a prompt read at once and read a token at a time give the same logits.
     void (*_Nonnull multiply)(
         int type, const void *_Nonnull matrix, size_t rowBytes, size_t blocks, size_t rowStart, size_t rowEnd,

@@ -2,8 +2,8 @@ import GuidedKernels
 
 /// The input of matrix products in the form the weights take it (``ActivationFormat``): quantized
 /// to 8 bits per element in blocks of 32 (a 16-bit scale per block, the exact sums of the block
-/// and of its first half for the offset terms of unsigned codes, and the block's sum in 16 bits
-/// for Q4_1's and Q5_1's minimums), with one scale per 256 elements for the K-quants, or floats
+/// and of its first half for the offset terms of unsigned codes, the block's sum in 16 bits for
+/// Q4_1's and Q5_1's minimums, and its integer sum for the K-quants' minimums), with one scale per 256 elements for the K-quants, or floats
 /// rounded to 16 bits, as llama.cpp prepares them. Made once per input and format, one vector or
 /// a batch back to back.
 struct QuantizedVector: @unchecked Sendable {
@@ -12,6 +12,7 @@ struct QuantizedVector: @unchecked Sendable {
     let sums: UnsafeMutablePointer<Float>
     let halfSums: UnsafeMutablePointer<Float>
     let roundedSums: UnsafeMutablePointer<Float>
+    let blockSums: UnsafeMutablePointer<Int32>
     /// The input in floats, for weight types without an integer kernel: as given, or rounded.
     private(set) var original: UnsafePointer<Float>
     /// The input rounded to 16-bit floats, made on first use.
@@ -29,13 +30,14 @@ struct QuantizedVector: @unchecked Sendable {
         sums = .allocate(capacity: (capacity + 31) / 32)
         halfSums = .allocate(capacity: (capacity + 31) / 32)
         roundedSums = .allocate(capacity: (capacity + 31) / 32)
+        blockSums = .allocate(capacity: (capacity + 31) / 32)
         original = UnsafePointer(scales)
         input = original
     }
 
     /// The vectors in the form the kernels take.
     var vectors: GuidedQuantizedVectors {
-        GuidedQuantizedVectors(values: values, scales: scales, sums: sums, halfSums: halfSums, roundedSums: roundedSums)
+        GuidedQuantizedVectors(values: values, scales: scales, sums: sums, halfSums: halfSums, roundedSums: roundedSums, blockSums: blockSums)
     }
 
     func deallocate() {
@@ -44,6 +46,7 @@ struct QuantizedVector: @unchecked Sendable {
         sums.deallocate()
         halfSums.deallocate()
         roundedSums.deallocate()
+        blockSums.deallocate()
         rounded?.deallocate()
     }
 
@@ -97,7 +100,7 @@ struct QuantizedVector: @unchecked Sendable {
             guard length > 0 else { return }
             let share = GuidedQuantizedVectors(
                 values: vectors.values + start, scales: vectors.scales + start / 32, sums: vectors.sums + start / 32,
-                halfSums: vectors.halfSums + start / 32, roundedSums: vectors.roundedSums + start / 32)
+                halfSums: vectors.halfSums + start / 32, roundedSums: vectors.roundedSums + start / 32, blockSums: vectors.blockSums + start / 32)
             switch format {
             case .blocks32: kernels.pointee.quantize(input + start, length, share)
             case .blocks256: guided_quantize_blocks256(input + start, length, share)
