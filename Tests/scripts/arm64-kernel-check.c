@@ -65,7 +65,8 @@ static uint8_t *random_matrix(const WeightType *type, size_t rows, size_t blocks
 static void products(const GuidedKernelTable *kernels, const WeightType *type, const uint8_t *matrix, size_t rowBytes, size_t rows,
     size_t blocks32, const float *input, size_t vectorCount, float *outputs) {
     size_t count = vectorCount * blocks32 * 32, blockCount = count / 32;
-    GuidedQuantizedVectors q = {malloc(count), malloc(4 * blockCount), malloc(4 * blockCount), malloc(4 * blockCount), malloc(4 * blockCount)};
+    GuidedQuantizedVectors q = {
+        malloc(count), malloc(4 * blockCount), malloc(4 * blockCount), malloc(4 * blockCount), malloc(4 * blockCount), malloc(4 * blockCount)};
     if (type->elements == 256) {
         guided_quantize_blocks256(input, count, q);
     } else {
@@ -77,6 +78,7 @@ static void products(const GuidedKernelTable *kernels, const WeightType *type, c
     free(q.sums);
     free(q.halfSums);
     free(q.roundedSums);
+    free(q.blockSums);
 }
 
 /// Whether `kernels` quantize as the portable kernels do, to the byte.
@@ -89,11 +91,13 @@ static int quantizes_as_portable(const GuidedKernelTable *kernels) {
     for (int i = 32; i < 64; i++) input[i] = (float)(i - 48) * 0.5f;
     int8_t values[2][count];
     float numbers[2][4][count / 32];
+    int32_t sums[2][count / 32];
     for (int v = 0; v < 2; v++) {
-        GuidedQuantizedVectors q = {values[v], numbers[v][0], numbers[v][1], numbers[v][2], numbers[v][3]};
+        GuidedQuantizedVectors q = {values[v], numbers[v][0], numbers[v][1], numbers[v][2], numbers[v][3], sums[v]};
         (v ? &guided_portable_kernels : kernels)->quantize(input, count, q);
     }
-    return memcmp(values[0], values[1], sizeof values[0]) == 0 && memcmp(numbers[0], numbers[1], sizeof numbers[0]) == 0;
+    return memcmp(values[0], values[1], sizeof values[0]) == 0 && memcmp(numbers[0], numbers[1], sizeof numbers[0]) == 0 &&
+        memcmp(sums[0], sums[1], sizeof sums[0]) == 0;
 }
 
 static int check(const char *variant, const GuidedKernelTable *kernels) {
