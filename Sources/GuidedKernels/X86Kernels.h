@@ -612,9 +612,12 @@ LOOP X86_TARGET void unpack_integer_row(int type, const uint8_t *row, size_t blo
 /// The unpacked rows of a tile of a type that `sums_blocks_in_integers` (`rows` of them,
 /// `unpackedCount` pairs apart) with a group of `VECTOR_GROUP` vectors: per 64 weights, one
 /// `vpmaddubsw` and one `vpdpwssd` (which multiplies by the halves' scales and adds) for each row
-/// and vector; per block of 256, one conversion and multiply-add. The two sub-blocks of a pair
-/// fill the two halves of a register, whose integer sums are added before their conversion, so
-/// that each lane is the exact sum that `integer_rows` converts.
+/// and vector. The two sub-blocks of a pair fill the two halves of a register, whose integer
+/// sums are added before their conversion, so that each lane is the exact sum that
+/// `integer_rows` converts; per block of 256, the float steps of `add_integer_block` for the 16
+/// pairs of rows and vectors at once: their sums two pairs to a register, their minimum terms
+/// (Q4_K, Q5_K) in the 16 lanes of one, lane `4 × v + r`.
+_Static_assert(ROW_TILE == 4 && VECTOR_GROUP == 4, "integer_group takes 4 rows and 4 vectors in its 16 lanes");
 LOOP X86_TARGET void integer_group(
     int type, const IntegerUnpacked *unpacked, size_t unpackedCount, const BlockScales *blockScales, size_t rows, size_t blocks, GuidedQuantizedVectors x,
     float *outputs, size_t outputStride) {
@@ -622,15 +625,15 @@ LOOP X86_TARGET void integer_group(
     // Lane l of a pair's 16-bit products takes the scale of half l / 8.
     static const int16_t halfOfLane[32] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3};
     const __m512i halfIndex = _mm512_loadu_si512((const void *)halfOfLane);
-    __m256 sums[ROW_TILE * VECTOR_GROUP];
-    float minimumSums[ROW_TILE * VECTOR_GROUP];
-    for (size_t i = 0; i < rows * vectors; i++) {
-        sums[i] = _mm256_setzero_ps();
-        minimumSums[i] = 0;
-    }
+    const __m512i vectorOfLane = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    // Pair `q` of sums holds those of row `q / 2` with vectors `2 × (q % 2)` (low half) and
+    // `2 × (q % 2) + 1` (high half).
+    __m512 sums[ROW_TILE * VECTOR_GROUP / 2];
+    for (int q = 0; q < ROW_TILE * VECTOR_GROUP / 2; q++) sums[q] = _mm512_setzero_ps();
+    __m512 minimumSums = _mm512_setzero_ps();
     for (size_t k = 0; k < blockCount; k++) {
         __m512i products[ROW_TILE * VECTOR_GROUP];
-        for (size_t i = 0; i < rows * vectors; i++) products[i] = _mm512_setzero_si512();
+        for (size_t i = 0; i < ROW_TILE * VECTOR_GROUP; i++) products[i] = _mm512_setzero_si512();
         for (size_t p = 4 * k; p < 4 * k + 4; p++) {
             __m512i input[VECTOR_GROUP];
             for (size_t v = 0; v < vectors; v++) input[v] = _mm512_loadu_si512((const void *)(x.values + v * elements + p * 64));
@@ -645,16 +648,54 @@ LOOP X86_TARGET void integer_group(
                 }
             }
         }
+        // The block's scales, lane 4 × v + r (rows beyond `rows` take zeros).
+        float rowScales[ROW_TILE] = {0}, rowMinimumScales[ROW_TILE] = {0}, inputScales[VECTOR_GROUP];
+        int16_t rowMinimums[ROW_TILE][8] = {{0}};
         for (size_t r = 0; r < rows; r++) {
+            const BlockScales *block = blockScales + r * blockCount + k;
+            rowScales[r] = block->scale;
+            rowMinimumScales[r] = block->minimumScale;
+            memcpy(rowMinimums[r], block->minimums, sizeof rowMinimums[r]);
+        }
+        for (size_t v = 0; v < vectors; v++) inputScales[v] = x.scales[v * blocks + 8 * k];
+        __m512 laneInputScales = _mm512_permutexvar_ps(vectorOfLane, _mm512_castps128_ps512(_mm_loadu_ps(inputScales)));
+        __m512 laneScales = _mm512_mul_ps(_mm512_broadcast_f32x4(_mm_loadu_ps(rowScales)), laneInputScales);
+        for (int q = 0; q < ROW_TILE * VECTOR_GROUP / 2; q++) {
+            __m512i low = products[2 * q], high = products[2 * q + 1];
+            // The two sub-blocks' halves of each, added: [low's sums, high's sums].
+            __m512i halves = _mm512_add_epi32(_mm512_shuffle_i64x2(low, high, 0x44), _mm512_shuffle_i64x2(low, high, 0xEE));
+            int r = q / 2, v = 2 * (q % 2);
+            __m512i laneIndex = _mm512_mask_set1_epi32(_mm512_set1_epi32(4 * v + r), 0xFF00, 4 * (v + 1) + r);
+            sums[q] = _mm512_fmadd_ps(_mm512_permutexvar_ps(laneIndex, laneScales), _mm512_cvtepi32_ps(halves), sums[q]);
+        }
+        if (!guided_is_signed(type)) {
+            // Each vector's and each row's 8 sub-block values as 4 pairs of 16 bits: lane 4 × v + j
+            // holds pair j of vector v, lane 4 × r + j pair j of row r.
+            __m512i inputPairs = _mm512_setzero_si512(), rowPairs = _mm512_loadu_si512((const void *)rowMinimums);
             for (size_t v = 0; v < vectors; v++) {
-                __m512i lanes = products[r * vectors + v];
-                __m256i halves = _mm256_add_epi32(_mm512_castsi512_si256(lanes), _mm512_extracti64x4_epi64(lanes, 1));
-                add_integer_block(type, &sums[r * vectors + v], &minimumSums[r * vectors + v], blockScales + r * blockCount + k, k, halves, vector_at(x, v, blocks));
+                __m128i pairs = _mm256_cvtepi32_epi16(_mm256_loadu_si256((const __m256i *)(x.blockSums + v * blocks + 8 * k)));
+                inputPairs = _mm512_inserti32x4(inputPairs, pairs, 0);
+                inputPairs = _mm512_alignr_epi32(inputPairs, inputPairs, 4);
             }
+            __m512i terms = _mm512_setzero_si512();
+            for (int j = 0; j < 4; j++) {
+                // Lane 4 × v + r: pair j of row r times pair j of vector v.
+                __m512i rowIndex = _mm512_setr_epi32(j, 4 + j, 8 + j, 12 + j, j, 4 + j, 8 + j, 12 + j, j, 4 + j, 8 + j, 12 + j, j, 4 + j, 8 + j, 12 + j);
+                __m512i inputIndex = _mm512_add_epi32(_mm512_slli_epi32(vectorOfLane, 2), _mm512_set1_epi32(j));
+                terms = _mm512_dpwssd_epi32(terms, _mm512_permutexvar_epi32(rowIndex, rowPairs), _mm512_permutexvar_epi32(inputIndex, inputPairs));
+            }
+            __m512 laneMinimumScales = _mm512_mul_ps(_mm512_broadcast_f32x4(_mm_loadu_ps(rowMinimumScales)), laneInputScales);
+            minimumSums = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(laneMinimumScales), _mm512_set1_epi32((int)0x80000000u))), _mm512_cvtepi32_ps(terms), minimumSums);
         }
     }
+    float minimumTerms[16];
+    _mm512_storeu_ps(minimumTerms, minimumSums);
     for (size_t r = 0; r < rows; r++) {
-        for (size_t v = 0; v < vectors; v++) outputs[v * outputStride + r] = horizontal_sum(sums[r * vectors + v]) + minimumSums[r * vectors + v];
+        for (size_t v = 0; v < vectors; v++) {
+            __m512 pair = sums[(r * vectors + v) / 2];
+            __m256 lanes = v % 2 ? _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(pair), 1)) : _mm512_castps512_ps256(pair);
+            outputs[v * outputStride + r] = horizontal_sum(lanes) + minimumTerms[4 * v + r];
+        }
     }
 }
 #else
