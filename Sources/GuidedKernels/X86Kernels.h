@@ -223,11 +223,15 @@ INLINE X86_TARGET void block_integer_scales(int type, const uint8_t *block, int1
     _mm_storeu_si128((__m128i *)minimums, _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(unpacked + 2))));
 }
 
-/// A block's minimums times its sub-blocks' integer input sums, added up: exact.
-INLINE int32_t minimum_terms(const int16_t *minimums, const int32_t *blockSums) {
-    int32_t total = 0;
-    for (int j = 0; j < 8; j++) total += minimums[j] * blockSums[j];
-    return total;
+/// A block's minimums times its sub-blocks' integer input sums, added up: exact (the sums, at most
+/// 32 × 127 in magnitude, fit in 16 bits).
+INLINE X86_TARGET int32_t minimum_terms(const int16_t *minimums, const int32_t *blockSums) {
+    __m256i sums = _mm256_loadu_si256((const __m256i *)blockSums);
+    __m128i sums16 = _mm_packs_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+    __m128i products = _mm_madd_epi16(_mm_loadu_si128((const __m128i *)minimums), sums16);
+    products = _mm_add_epi32(products, _mm_shuffle_epi32(products, _MM_SHUFFLE(1, 0, 3, 2)));
+    products = _mm_add_epi32(products, _mm_shuffle_epi32(products, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_cvtsi128_si32(products);
 }
 
 /// Subtracts a block's minimum terms, times its minimums' scale and the input's, from a product's
