@@ -643,7 +643,9 @@ LOOP X86_TARGET void integer_group(
             for (size_t v = 0; v < vectors; v++) input[v] = _mm512_loadu_si512((const void *)(x.values + v * elements + p * 64));
             for (size_t r = 0; r < rows; r++) {
                 const IntegerUnpacked *pair = unpacked + r * unpackedCount + p;
-                __m512i scales = _mm512_permutexvar_epi16(halfIndex, _mm512_castsi128_si512(_mm_loadl_epi64((const __m128i *)pair->scales)));
+                int64_t packedScales;
+                memcpy(&packedScales, pair->scales, sizeof packedScales);
+                __m512i scales = _mm512_permutexvar_epi16(halfIndex, _mm512_set1_epi64(packedScales));
                 for (size_t v = 0; v < vectors; v++) {
                     __m512i in = input[v];
                     // The weights' signs go to the input, as `_mm256_sign_epi8` gives them.
