@@ -1,6 +1,6 @@
 import Testing
 
-/// Runs each test it is given to on a thread of its own rather than on the cooperative pool.
+/// Runs each test it applies to on a thread of its own rather than on the cooperative pool.
 ///
 /// The tests run in parallel on a pool as wide as the machine's cores; a test that computes for
 /// a minute without suspending holds one of its threads all that time, and on two cores two
