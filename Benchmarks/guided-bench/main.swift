@@ -29,6 +29,8 @@ case "quality":
     await runOrExit { try await QualityBenchmark(arguments: Array(arguments.dropFirst())).run() }
 case "masks":
     await runOrExit { try MaskBenchmark(arguments: Array(arguments.dropFirst())).run() }
+case "forced-runs":
+    await runOrExit { try ForcedRunsBenchmark(arguments: Array(arguments.dropFirst())).run() }
 default:
     print("""
         usage: guided-bench <benchmark> [options]
@@ -43,6 +45,11 @@ default:
               schema compile time and per-token mask time over a tokenizer's vocabulary;
               consecutive cases of one schema share its compile unless --compile-each; the
               compile includes precomputing the slow masks unless --lazy-masks
+          forced-runs --model PATH [--model PATH ...] [--corpus DIR] [--layout indented|compact]
+                [--schemas-per-file N]
+              fast-forward against the tokenizer: each valid JSONSchemaBench instance tokenized
+              whole, then followed through its grammar; the share of tokens forced and of forced
+              runs that are not the whole tokenization's, with the back-off and without it
           decode [--model PATH] [--threads N] [--prompt-tokens 128] [--generate 128] [--runs 3]
               prefill and decode speed of the local model, and peak memory
           generate [--model PATH] [--schemas FOLDER] [--max-tokens N]

@@ -11,7 +11,7 @@ public final class GrammarMatcher {
     /// The vocabulary tokens are read from, if any.
     public let vocabulary: Vocabulary?
     /// The vocabulary's tables, read without copying the vocabulary.
-    private let index: VocabularyIndex?
+    let index: VocabularyIndex?
     private let endOfText: Int32
     let checksUniqueness: Bool
     /// The bytes of each byte class of the automaton, when it checks uniqueness.

@@ -4,35 +4,48 @@ import LlamaInference
 import ModelFetching
 
 /// A model of the Llama family (Llama, Qwen 2 and 3, Phi-3, Gemma 3) in a GGUF file, run on the CPU by `LlamaInference`: the default
-/// SmolLM2-135M-Instruct (fetched on first use) or any file given by path.
+/// Qwen2.5-Coder-0.5B-Instruct or another ``KnownModel`` by name (fetched on first use), or any file given by path.
 struct EmbeddedModel: LanguageModelBackend {
-    /// The file, or `nil` for the default model (fetched into the model cache when missing).
+    /// The file, a known model's name, or `nil` for the default model (known models are fetched
+    /// into the model cache when missing).
     let path: String?
     let contextSize: Int
     /// A chat template to use instead of the file's own, by name.
     let templateName: String?
     let threadCount: Int
 
+    /// The known model this one is: the default, one named instead of a path, or one whose file
+    /// is given by path.
+    var knownModel: KnownModel? {
+        guard let path else { return .default }
+        if !FileManager.default.fileExists(atPath: path), let named = KnownModel.named(path) { return named }
+        return KnownModel.all.first { $0.fileName == (path as NSString).lastPathComponent }
+    }
+
+    /// The file to load, or the known model to fetch first.
+    private var source: (path: String, fetched: KnownModel?) {
+        guard let path else { return (ModelStore.path(of: .default), .default) }
+        if !FileManager.default.fileExists(atPath: path), let named = KnownModel.named(path) { return (ModelStore.path(of: named), named) }
+        return (path, nil)
+    }
+
     var availability: SystemLanguageModel.Availability {
-        guard let path else { return ModelStore.isDefaultModelPresent ? .available : .unavailable(.modelNotReady) }
+        let (path, fetched) = source
+        if let fetched { return ModelStore.isPresent(fetched) ? .available : .unavailable(.modelNotReady) }
         return FileManager.default.isReadableFile(atPath: path) ? .available : .unavailable(.modelNotReady)
     }
 
     func load(progress: @Sendable (String) -> Void) throws -> any LoadedLanguageModel {
-        let modelPath: String
-        if let path {
-            modelPath = path
-        } else {
-            modelPath = try ModelStore.defaultModel(progress: progress)
-        }
+        var (modelPath, fetched) = source
+        if let fetched { modelPath = try ModelStore.path(of: fetched, progress: progress) }
         progress("loading \(modelPath)")
         let file = try GGUFFile(path: modelPath)
         let template = try templateName.map { name throws(ChatTemplate.UnknownTemplateError) in try ChatTemplate(named: name) }
             ?? ChatTemplate(file: file)
-        // The bundled default model, of 135M parameters, loops without the small-model preset.
+        // SmolLM2-135M, of 135M parameters, loops without the small-model preset.
         return try LoadedEmbeddedModel(
             model: LlamaModel(file: file, threadCount: threadCount), tokenizer: makeTokenizer(file: file), template: template,
-            sampling: RecommendedSampling(file: file), samplingPreset: path == nil ? .smallModel : nil)
+            sampling: RecommendedSampling(file: file), samplingPreset: knownModel == .smolLM2 ? .smallModel : nil)
     }
 }
 

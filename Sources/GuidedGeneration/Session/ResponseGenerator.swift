@@ -60,18 +60,10 @@ struct ResponseGenerator {
         return try turn.run()
     }
 
-    /// The tokens of the text the grammar forces from here, when there is any and the matcher
-    /// accepts them (they are read into the matcher).
+    /// The tokens of the text the grammar forces from here that the model's tokenizer writes
+    /// alike whatever the model writes next, when there are any (they are read into the matcher).
     fileprivate func forcedTokens(_ matcher: GrammarMatcher) -> [Int32]? {
-        var bytes = matcher.forcedBytes()
-        // Only whole characters are tokenized; a character split by a choice is left to the model.
-        while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }
-        guard !bytes.isEmpty else { return nil }
-        let tokens = runtime.model.tokenize(String(decoding: bytes, as: UTF8.self), parsingSpecialTokens: false)
-        for (index, token) in tokens.enumerated() where !matcher.advance(token: token) {
-            matcher.rollback(index)
-            return nil
-        }
+        let tokens = matcher.fastForwardTokens(after: cache.tokens.last) { runtime.model.tokenize($0, parsingSpecialTokens: false) }
         return tokens.isEmpty ? nil : tokens
     }
 
