@@ -14,6 +14,11 @@ struct QualityBenchmark {
     var maximumTokens = 1024
     var outputPath = "quality-guided.jsonl"
     var preset: SamplingPreset?
+    /// The layout of the answers, or `nil` for the model's.
+    var layout: JSONLayout?
+    var fastForwards = true
+    /// The model's threads, or `nil` for every core.
+    var threads: Int?
 
     /// One line of the prompts file: a schema of `schemas/` by name, or one of its own as text.
     struct Case: Decodable {
@@ -32,6 +37,19 @@ struct QualityBenchmark {
             case "--preset":
                 guard let named = SamplingPreset(rawValue: value) else { throw UsageError(description: "unknown preset \(value)") }
                 preset = named
+            case "--layout":
+                switch value {
+                case "compact": layout = .compact
+                case "indented": layout = .indented(2)
+                case "free": layout = .free
+                default: throw UsageError(description: "--layout takes compact, indented or free")
+                }
+            case "--fast-forward":
+                guard value == "yes" || value == "no" else { throw UsageError(description: "--fast-forward takes yes or no") }
+                fastForwards = value == "yes"
+            case "--threads":
+                guard let number = Int(value), number > 0 else { throw UsageError(description: "--threads needs a positive integer") }
+                threads = number
             case "--seeds", "--max-tokens":
                 guard let number = Int(value), number >= 0 else { throw UsageError(description: "\(argument) needs a whole number") }
                 if argument == "--seeds" { seeds = number } else { maximumTokens = number }
@@ -44,7 +62,7 @@ struct QualityBenchmark {
         let cases = try String(contentsOfFile: promptsPath, encoding: .utf8).split(separator: "\n").map {
             try JSONDecoder().decode(Case.self, from: Data($0.utf8))
         }
-        let model = modelPath.map { SystemLanguageModel(modelPath: $0) } ?? .default
+        let model = modelPath.map { SystemLanguageModel(modelPath: $0, threadCount: threads ?? SystemLanguageModel.defaultThreadCount) } ?? .default
         try await model.load { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         guard FileManager.default.createFile(atPath: outputPath, contents: nil), let output = FileHandle(forWritingAtPath: outputPath) else {
             throw UsageError(description: "cannot write \(outputPath)")
@@ -54,31 +72,40 @@ struct QualityBenchmark {
             [("greedy", .greedy)] + (0..<UInt64(seeds)).map { ("seed \($0)", .random(probabilityThreshold: 0.9, seed: $0)) }
         var failures = 0
         for (index, item) in cases.enumerated() {
-            let schemaText = try item.schemaText ?? String(contentsOfFile: "\(schemasFolder)/\(item.schema ?? "").json", encoding: .utf8)
-            let schema = try GenerationSchema(jsonSchema: schemaText)
+            // A case with neither a schema nor a schema of its own is asked for text.
+            let schemaText = try item.schemaText ?? item.schema.map { try String(contentsOfFile: "\(schemasFolder)/\($0).json", encoding: .utf8) }
+            let schema = try schemaText.map { try GenerationSchema(jsonSchema: $0) }
             // What the model reads: the prompt with the schema described, in the chat template.
             let prompt = Transcript.Prompt(
-                segments: [.text(Transcript.TextSegment(content: item.prompt))], responseFormat: Transcript.ResponseFormat(schema: schema))
+                segments: [.text(Transcript.TextSegment(content: item.prompt))], responseFormat: schema.map { Transcript.ResponseFormat(schema: $0) })
             let messages = ConversationRenderer.messages(of: Transcript(entries: [.prompt(prompt)])).map {
                 ["role": $0.role.rawValue, "content": $0.content]
             }
             for sampling in samplings {
                 let session = LanguageModelSession(model: model)
-                var record: [String: Any] = ["engine": preset.map { "guided \($0.rawValue)" } ?? "guided", "case": index, "sampling": sampling.name]
-                record["schema"] = item.schema ?? "case \(index)"
+                let engine = ["guided"] + [preset?.rawValue, layout.map { "layout \($0)" }, fastForwards ? nil : "no fast-forward"].compactMap { $0 }
+                var record: [String: Any] = ["engine": engine.joined(separator: " "), "case": index, "sampling": sampling.name]
+                record["schema"] = item.schema ?? (schema == nil ? "text" : "case \(index)")
                 if let text = item.schemaText { record["schemaText"] = text }
                 do {
                     // Default sampling: nucleus 0.9 at the default temperature, with the seed fixed.
                     var options = GenerationOptions(sampling: sampling.mode, maximumResponseTokens: maximumTokens)
                     options.samplingPreset = preset
-                    let response = try await session.respond(to: item.prompt, schema: schema, options: options)
-                    record["output"] = response.content.jsonString
+                    options.jsonLayout = layout
+                    options.fastForwardsForcedText = fastForwards
+                    if let schema {
+                        record["output"] = try await session.respond(to: item.prompt, schema: schema, options: options).content.jsonString
+                    } else {
+                        record["output"] = try await session.respond(to: item.prompt, options: options).content
+                    }
                 } catch {
                     record["error"] = "\(error)"
                     failures += 1
                 }
                 if let statistics = session.statistics {
                     record["tokens"] = statistics.responseTokens
+                    record["forced"] = statistics.forcedTokens
+                    record["responseSeconds"] = statistics.responseSeconds
                     record["seconds"] = statistics.promptSeconds + statistics.responseSeconds
                 }
                 record["messages"] = messages

@@ -10,7 +10,7 @@ struct FetchModelCommand {
     init(arguments: [String]) throws(CommandError) {
         guard arguments.count <= 1 else { throw .usage("fetch-model takes at most one model name") }
         guard let name = arguments.first else {
-            model = .smolLM2
+            model = .default
             return
         }
         // `--gemma3-270m` reads as the name too.

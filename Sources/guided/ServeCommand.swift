@@ -51,7 +51,7 @@ struct ServeCommand {
         } catch {
             throw .modelUnavailable("\(error)")
         }
-        let served = name ?? modelPath.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "SmolLM2-135M-Instruct"
+        let served = name ?? modelPath.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "Qwen2.5-Coder-0.5B-Instruct"
         let endpoint = OpenAIEndpoint(model: model, name: served, apiKey: apiKey, parallel: parallel, maximumWaiting: maximumWaiting)
         let server: HTTPServer
         do {

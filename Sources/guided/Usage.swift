@@ -13,7 +13,8 @@ enum Usage {
                                 and check the final value against the whole schema instead
           respond [options] PROMPT
               Answer PROMPT with text (on a terminal, as it is written).
-          options: --instructions TEXT, --model GGUF, --chat-template chatml|gemma|llama3|phi,
+          options: --instructions TEXT, --model GGUF|NAME (a file, or a model fetch-model knows),
+                   --chat-template chatml|gemma|llama3|phi,
                    --greedy | --top-k K | --top-p P, --seed N, --temperature T, --max-tokens N,
                    --stream, --stats,
                    \(SamplingArguments.usage)
@@ -26,7 +27,7 @@ enum Usage {
               --stream          print one line per snapshot as the bytes arrive
               --chunk-size N    with --stream, feed the parser N bytes at a time (default 8)
 
-          serve [--model GGUF] [--chat-template NAME] [--host HOST] [--port PORT] [--api-key KEY]
+          serve [--model GGUF|NAME] [--chat-template NAME] [--host HOST] [--port PORT] [--api-key KEY]
                 [--name NAME] [--parallel N] [--max-waiting N]
               Serve the model over the OpenAI chat-completions API (POST /v1/chat/completions,
               GET /v1/models, GET /health) on HOST (127.0.0.1) and PORT (8080), schemas and tool
@@ -36,8 +37,12 @@ enum Usage {
 
           fetch-model [NAME]
               Fetch a model into $GUIDED_CACHE or ~/.cache/guided, if it is not there yet, and
-              print its path: the default model (smollm2-135m-instruct), or gemma3-270m (Gemma 3
-              270M, Q4_K_M, the pretrained model), checked by size and SHA-256.
+              print its path, checked by size and SHA-256: the default model,
+              qwen2.5-coder-0.5b (Qwen2.5-Coder-0.5B-Instruct, Q4_K_M, Apache-2.0, 491 MB);
+              qwen2.5-coder-1.5b (Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, Apache-2.0, 1.1 GB);
+              smollm2-135m-instruct (SmolLM2-135M-Instruct, Q4_1, Apache-2.0, 98 MB, tiny and
+              fast, with the small-model preset); gemma3-270m (Gemma 3 270M, Q4_K_M, the
+              pretrained model).
 
         exit status: 0 success, 1 invalid input, 2 wrong command line, 3 unreadable input,
                      4 model unavailable, 5 unsupported schema, 6 generation failed

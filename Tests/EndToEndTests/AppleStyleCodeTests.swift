@@ -22,10 +22,10 @@ import Testing
     /// the default model, started here on a free port.
     @Test func appleStyleCodeRunsAgainstGuidedServe() async throws {
         _ = try requireModel()
-        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: SystemLanguageModel.default, name: "smollm2"))
+        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: SystemLanguageModel.default, name: "qwen2.5-coder-0.5b"))
         defer { server.stop() }
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)/v1"))
-        try await runAppleStyleCode(on: OpenAICompatibleLanguageModel(baseURL: base, model: "smollm2", apiKey: nil))
+        try await runAppleStyleCode(on: OpenAICompatibleLanguageModel(baseURL: base, model: "qwen2.5-coder-0.5b", apiKey: nil))
     }
 
     /// The same code against llama.cpp's `llama-server` on the same GGUF: its grammar lets the
@@ -35,7 +35,7 @@ import Testing
         _ = try requireModel()
         guard let server = try await LlamaServerProcess.start() else { return }
         defer { server.stop() }
-        try await runAppleStyleCode(on: OpenAICompatibleLanguageModel(baseURL: server.base, model: "smollm2", apiKey: nil), strict: false)
+        try await runAppleStyleCode(on: OpenAICompatibleLanguageModel(baseURL: server.base, model: "qwen2.5-coder-0.5b", apiKey: nil), strict: false)
     }
 
     /// Runs every piece of the Apple-style code on `model`; `strict` expects values where a

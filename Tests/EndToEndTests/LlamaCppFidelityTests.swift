@@ -65,6 +65,10 @@ import TestSupport
         try await compare(modelPath: ModelStore.path(of: .smolLM2), name: "SmolLM2-135M-Instruct")
     }
 
+    @Test func qwen25Coder05BGreedyIsLlamaCpps() async throws {
+        try await compare(modelPath: ModelStore.path(of: .qwen25Coder05B), name: "Qwen2.5-Coder-0.5B-Instruct")
+    }
+
     @Test func gemma3GreedyIsLlamaCpps() async throws {
         try await compare(modelPath: ModelStore.path(of: .gemma3_270m), name: "Gemma 3 270M")
     }

@@ -1,11 +1,12 @@
 import Foundation
+import ModelFetching
 import PartialJSON
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// llama.cpp's `llama-server` on a GGUF (the default model's unless told), on a free port, as the
+/// llama.cpp's `llama-server` on a GGUF (the default model unless told), on a free port, as the
 /// README's test command builds it into the cache folder (`scripts/build-llama-server.sh`), or
 /// `GUIDED_LLAMA_SERVER`, with any further arguments.
 struct LlamaServerProcess {
@@ -19,7 +20,7 @@ struct LlamaServerProcess {
         let environment = ProcessInfo.processInfo.environment
         let cache = environment["GUIDED_CACHE"] ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/guided"
         let server = environment["GUIDED_LLAMA_SERVER"] ?? cache + "/llama-server-0.3.36/llama-server"
-        let model = model ?? cache + "/SmolLM2-135M-Instruct.Q4_1.gguf"
+        let model = model ?? ModelStore.defaultModelPath
         guard FileManager.default.isExecutableFile(atPath: server), FileManager.default.fileExists(atPath: model) else { return nil }
         let port = 18_000 + Int.random(in: 0..<2000)
         let process = Process()

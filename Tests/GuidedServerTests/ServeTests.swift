@@ -4,13 +4,14 @@ import GuidedServer
 import PartialJSON
 import Testing
 
-/// `guided serve`'s endpoint over the default model, on a free port, spoken to over plain
-/// sockets: answers whole and streamed, tools, the limits, the key, the queue and a client that
-/// leaves.
+/// `guided serve`'s endpoint over the tiny SmolLM2-135M-Instruct, on a free port, spoken to over
+/// plain sockets: answers whole and streamed, tools, the limits, the key, the queue and a client
+/// that leaves.
 @Suite(.serialized) struct ServeTests {
+    static let model = SystemLanguageModel(modelPath: "smollm2-135m-instruct")
+
     static func requireModel() throws -> SystemLanguageModel {
-        let model = SystemLanguageModel.default
-        try #require(model.isAvailable, "the default model is missing: run `swift run -c release guided fetch-model` first")
+        try #require(model.isAvailable, "SmolLM2 is missing: run `swift run -c release guided fetch-model smollm2-135m-instruct` first")
         return model
     }
 

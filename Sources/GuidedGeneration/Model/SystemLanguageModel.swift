@@ -3,8 +3,9 @@ import Foundation
 import LlamaInference
 import Synchronization
 
-/// The language model sessions run on: by default the embedded SmolLM2-135M-Instruct, fetched on
-/// first use into `$GUIDED_CACHE` (else `~/.cache/guided`); any Llama-family GGUF file with
+/// The language model sessions run on: by default the embedded Qwen2.5-Coder-0.5B-Instruct
+/// (Apache-2.0), fetched on first use into `$GUIDED_CACHE` (else `~/.cache/guided`); any
+/// Llama-family GGUF file or known model by name with
 /// ``init(modelPath:contextSize:chatTemplate:threadCount:)``; or any ``LanguageModelBackend``.
 public final class SystemLanguageModel: Sendable {
     /// Whether the model can be used.
@@ -61,6 +62,8 @@ public final class SystemLanguageModel: Sendable {
 
     /// A model in a GGUF file: architecture `llama`, `qwen2`, `qwen3`, `phi3` or `gemma3`, with weights of
     /// any common type (K-quants included) and a byte-level BPE or SentencePiece tokenizer.
+    /// `modelPath` may also name a known model (`qwen2.5-coder-0.5b`, `qwen2.5-coder-1.5b`,
+    /// `smollm2-135m-instruct`, `gemma3-270m`), fetched into the model cache on first use.
     /// `chatTemplate` names a built-in template (`chatml`, `gemma`, `llama3`, `phi`) to use instead
     /// of the file's own, for a file without one or whose own the Jinja interpreter cannot run. `contextSize` caps the context; the file's own length
     /// (`ARCH.context_length`) caps it too.

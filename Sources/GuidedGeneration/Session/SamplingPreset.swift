@@ -4,13 +4,13 @@
 /// A named set of sampling settings that applies only where the grammar leaves the characters
 /// free (inside string values without `enum`, `const`, `pattern` or `format`; not in text
 /// answers), filling in the stages a request leaves unset. It changes how likely tokens are; it
-/// never removes text the schema allows. Off unless asked, except on the bundled default model
-/// (``SystemLanguageModel/default``), whose default is ``smallModel``.
+/// never removes text the schema allows. Off unless asked, except on SmolLM2-135M-Instruct (by
+/// name or by its file), whose default is ``smallModel``; the default model has none.
 public enum SamplingPreset: String, Sendable, Equatable, Codable, CaseIterable {
-    /// No preset: the model's distribution as it is, even on the bundled default model.
+    /// No preset: the model's distribution as it is, even on SmolLM2.
     case faithful
 
-    /// For models of a few hundred million parameters, such as the default SmolLM2-135M, which
+    /// For models of a few hundred million parameters, such as SmolLM2-135M, which
     /// fall into loops: a repetition penalty of 1.1 over the last 64 tokens, DRY at 0.8 (base
     /// 1.75, runs of 2 tokens and more), both over the response's own tokens (an answer may quote
     /// the prompt and the tools' output), and in random sampling min-p 0.05.

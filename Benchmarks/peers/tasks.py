@@ -1,0 +1,190 @@
+"""Task accuracy with exact answers, after JSONSchemaBench's quality study: the same generated
+tasks asked with a schema {reasoning, answer} and as free text, answers computed here.
+
+  tasks.py make --out TASKS.jsonl [--count 50] [--seed 1]
+      writes the tasks of three families, COUNT each, as prompts for guided-bench quality:
+        last-letters  the last letters of four words, joined
+        arithmetic    a word problem of three steps on whole numbers
+        tracking      three people swap balls three times; the color one holds at the end
+      each twice: with the schema (constrained) and without (free text, ending with a line
+      "Answer: ...")
+  tasks.py peer --server URL --records guided.jsonl --out peer.jsonl [--max-tokens N]
+      asks llama-server the constrained records' chat messages, greedy, with the schema as
+      response_format json_schema
+  tasks.py score --tasks TASKS.jsonl RECORDS.jsonl ...
+      prints the accuracy per engine, family and way of asking
+"""
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+import urllib.request
+from collections import defaultdict
+
+WORDS = ("apple river stone cloud garden window silver tiger candle forest pencil rocket "
+         "marble lemon castle mirror button planet violin harbor basket dragon meadow anchor "
+         "orbit puzzle island jacket ladder nickel").split()
+NAMES = ["Alice", "Bob", "Claire", "Dave", "Eve"]
+COLORS = ["red", "blue", "green", "yellow", "purple", "orange", "white", "black"]
+
+CONSTRAINED = "Think step by step in \"reasoning\", then give only the final answer in \"answer\"."
+FREE = "Think step by step, then give the final answer on the last line, as \"Answer: <answer>\"."
+
+
+def schema(answer_type):
+    return {"type": "object", "properties": {"reasoning": {"type": "string"}, "answer": {"type": answer_type}},
+            "required": ["reasoning", "answer"], "additionalProperties": False}
+
+
+def last_letters(rng):
+    words = rng.sample(WORDS, 4)
+    question = "Take the last letter of each word in \"%s\" and join them, in order, into one string." % " ".join(words)
+    return question, "".join(word[-1] for word in words), "string"
+
+
+def arithmetic(rng):
+    item, container, person = rng.choice([("muffins", "tray", "A baker"), ("apples", "box", "A grocer"),
+                                          ("pencils", "pack", "A teacher"), ("stickers", "sheet", "A child")])
+    groups, size = rng.randint(3, 9), rng.randint(6, 15)
+    total = groups * size
+    sold = rng.randint(5, total // 2)
+    extra = rng.randint(2, 20)
+    question = ("%s has %d %ss of %d %s each, uses %d of the %s, then gets %d more. How many %s are there now?"
+                % (person, groups, container, size, item, sold, item, extra, item))
+    return question, total - sold + extra, "integer"
+
+
+def tracking(rng):
+    people = NAMES[:3]
+    colors = rng.sample(COLORS, 3)
+    holding = dict(zip(people, colors))
+    start = ", ".join("%s has a %s ball" % (person, holding[person]) for person in people)
+    steps = []
+    for _ in range(3):
+        a, b = rng.sample(people, 2)
+        holding[a], holding[b] = holding[b], holding[a]
+        steps.append("%s and %s swap balls" % (a, b))
+    asked = rng.choice(people)
+    question = ("%s. First, %s. Then %s. Finally, %s. What color is the ball %s has at the end?"
+                % (start, steps[0], steps[1], steps[2], asked))
+    return question, holding[asked], "string"
+
+
+FAMILIES = {"last-letters": last_letters, "arithmetic": arithmetic, "tracking": tracking}
+
+
+def make(args):
+    rng = random.Random(args.seed)
+    with open(args.out, "w") as out:
+        for family, generate in FAMILIES.items():
+            for number in range(args.count):
+                question, answer, answer_type = generate(rng)
+                task = {"family": family, "task": number, "answer": answer}
+                out.write(json.dumps(dict(task, way="constrained", prompt=question + "\n" + CONSTRAINED,
+                                          schemaText=json.dumps(schema(answer_type)))) + "\n")
+                out.write(json.dumps(dict(task, way="free", prompt=question + "\n" + FREE)) + "\n")
+
+
+def load_jsonl(path):
+    with open(path) as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def peer(args):
+    with open(args.out, "w") as out:
+        for record in load_jsonl(args.records):
+            if "schemaText" not in record:
+                continue
+            body = {"model": "model", "messages": record["messages"], "max_tokens": args.max_tokens, "temperature": 0.0,
+                    "response_format": {"type": "json_schema", "json_schema": {
+                        "name": "answer", "schema": json.loads(record["schemaText"]), "strict": True}}}
+            result = {"engine": "llama-server", "case": record["case"], "sampling": record["sampling"]}
+            started = time.monotonic()
+            try:
+                request = urllib.request.Request(args.server.rstrip("/") + "/v1/chat/completions", json.dumps(body).encode(),
+                                                 {"Content-Type": "application/json"})
+                reply = json.loads(urllib.request.urlopen(request, timeout=900).read())
+                result["output"] = reply["choices"][0]["message"]["content"]
+                result["tokens"] = reply["usage"]["completion_tokens"]
+                if reply["choices"][0]["finish_reason"] == "length":
+                    result["error"] = "the response was not complete after %d tokens" % args.max_tokens
+            except Exception as error:  # a refusal is a wrong answer, not a crash
+                result["error"] = str(error)
+            result["seconds"] = time.monotonic() - started
+            out.write(json.dumps(result, sort_keys=True) + "\n")
+            print("%s" % record["case"], file=sys.stderr)
+
+
+def normalized(text):
+    return re.sub(r"[^a-z0-9-]", "", str(text).lower())
+
+
+def answer_of(record, way):
+    """The answer a record gives, or None: the schema's `answer`, or the free text's last
+    'Answer:' line."""
+    output = record.get("output")
+    if output is None:
+        return None
+    if way == "constrained":
+        if record.get("error"):
+            return None
+        try:
+            return json.loads(output).get("answer")
+        except (ValueError, AttributeError):
+            return None
+    found = re.findall(r"answer\s*[:=]\s*\**\s*(.+)", output, flags=re.IGNORECASE)
+    return found[-1].strip().strip("*").strip() if found else None
+
+
+def correct(given, expected):
+    if given is None:
+        return False
+    if isinstance(expected, int):
+        numbers = re.findall(r"-?\d+", str(given).replace(",", ""))
+        return bool(numbers) and int(numbers[0]) == expected
+    return normalized(given) == normalized(expected)
+
+
+def score(args):
+    tasks = load_jsonl(args.tasks)
+    tally = defaultdict(lambda: [0, 0])
+    for path in args.records:
+        for record in load_jsonl(path):
+            task = tasks[record["case"]]
+            key = (record["engine"], task["way"], task["family"])
+            tally[key][1] += 1
+            tally[key][0] += correct(answer_of(record, task["way"]), task["answer"])
+    print("%-28s %-12s %-13s %s" % ("engine", "asked", "family", "correct"))
+    totals = defaultdict(lambda: [0, 0])
+    for (engine, way, family), (right, count) in sorted(tally.items()):
+        print("%-28s %-12s %-13s %3d/%-3d %5.1f%%" % (engine, way, family, right, count, 100.0 * right / count))
+        totals[(engine, way)][0] += right
+        totals[(engine, way)][1] += count
+    for (engine, way), (right, count) in sorted(totals.items()):
+        print("%-28s %-12s %-13s %3d/%-3d %5.1f%%" % (engine, way, "all", right, count, 100.0 * right / count))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    making = commands.add_parser("make")
+    making.add_argument("--out", required=True)
+    making.add_argument("--count", type=int, default=50)
+    making.add_argument("--seed", type=int, default=1)
+    asking = commands.add_parser("peer")
+    asking.add_argument("--server", required=True)
+    asking.add_argument("--records", required=True)
+    asking.add_argument("--out", required=True)
+    asking.add_argument("--max-tokens", type=int, default=400)
+    scoring = commands.add_parser("score")
+    scoring.add_argument("--tasks", required=True)
+    scoring.add_argument("records", nargs="+")
+    args = parser.parse_args()
+    {"make": make, "peer": peer, "score": score}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
