@@ -19,6 +19,9 @@ struct QualityBenchmark {
     var fastForwards = true
     /// The model's threads, or `nil` for every core.
     var threads: Int?
+    /// Whether a case with a schema is answered as free text from the same chat messages (the
+    /// schema described, not enforced); the output is the JSON the text holds.
+    var freeText = false
 
     /// One line of the prompts file: a schema of `schemas/` by name, or one of its own as text.
     struct Case: Decodable {
@@ -44,6 +47,9 @@ struct QualityBenchmark {
                 case "free": layout = .free
                 default: throw UsageError(description: "--layout takes compact, indented or free")
                 }
+            case "--free-text":
+                guard value == "yes" || value == "no" else { throw UsageError(description: "--free-text takes yes or no") }
+                freeText = value == "yes"
             case "--fast-forward":
                 guard value == "yes" || value == "no" else { throw UsageError(description: "--fast-forward takes yes or no") }
                 fastForwards = value == "yes"
@@ -81,9 +87,15 @@ struct QualityBenchmark {
             let messages = ConversationRenderer.messages(of: Transcript(entries: [.prompt(prompt)])).map {
                 ["role": $0.role.rawValue, "content": $0.content]
             }
+            // Free text from the same messages: the system message (the schema described) as
+            // instructions, the request as the prompt.
+            let instructions = freeText && schema != nil ? messages.first { $0["role"] == "system" }?["content"] : nil
             for sampling in samplings {
-                let session = LanguageModelSession(model: model)
-                let engine = ["guided"] + [preset?.rawValue, layout.map { "layout \($0)" }, fastForwards ? nil : "no fast-forward"].compactMap { $0 }
+                let session = instructions.map { LanguageModelSession(model: model, instructions: $0) } ?? LanguageModelSession(model: model)
+                let engine =
+                    ["guided"]
+                    + [freeText ? "free text" : nil, preset?.rawValue, layout.map { "layout \($0)" }, fastForwards ? nil : "no fast-forward"]
+                    .compactMap { $0 }
                 var record: [String: Any] = ["engine": engine.joined(separator: " "), "case": index, "sampling": sampling.name]
                 record["schema"] = item.schema ?? (schema == nil ? "text" : "case \(index)")
                 if let text = item.schemaText { record["schemaText"] = text }
@@ -93,7 +105,11 @@ struct QualityBenchmark {
                     options.samplingPreset = preset
                     options.jsonLayout = layout
                     options.fastForwardsForcedText = fastForwards
-                    if let schema {
+                    if instructions != nil {
+                        let text = try await session.respond(to: item.prompt, options: options).content
+                        record["text"] = text
+                        record["output"] = Self.json(in: text)
+                    } else if let schema {
                         record["output"] = try await session.respond(to: item.prompt, schema: schema, options: options).content.jsonString
                     } else {
                         record["output"] = try await session.respond(to: item.prompt, options: options).content
@@ -114,5 +130,12 @@ struct QualityBenchmark {
             FileHandle.standardError.write(Data("\(index + 1)/\(cases.count) \(item.schema ?? "")\n".utf8))
         }
         print("\(cases.count * samplings.count) answers written to \(outputPath), \(failures) failed")
+    }
+
+    /// The JSON value a free-text answer holds: from its first `{` to its last `}` (a code
+    /// fence's marks left out), or the whole text.
+    static func json(in text: String) -> String {
+        guard let start = text.firstIndex(of: "{"), let end = text.lastIndex(of: "}"), start < end else { return text }
+        return String(text[start...end])
     }
 }

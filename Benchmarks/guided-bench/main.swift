@@ -61,9 +61,11 @@ default:
               answers with a tool call and how many answers use the output; then a follow-up
               turn timed against the first turn and against a fresh session (nothing cached)
           quality [--model PATH] [--prompts FILE] [--seeds 3] [--max-tokens 1024] [--preset NAME] [--out FILE]
-                  [--layout compact|indented|free] [--fast-forward yes|no] [--threads N]
+                  [--layout compact|indented|free] [--fast-forward yes|no] [--free-text yes|no] [--threads N]
               answers to the prompts of Benchmarks/cases/quality-prompts.jsonl, greedy and with
-              each seed at default sampling, one JSON record each; Benchmarks/peers/quality.py
+              each seed at default sampling, one JSON record each (a case without a schema is
+              asked for text; with --free-text, cases with one too, from the same messages, the
+              output being the JSON in the text); Benchmarks/peers/quality.py
               asks llama-server the same and checks both (Benchmarks/compare-quality.sh)
           logits --model PATH --text TEXT [--threads N]
               tokenizes TEXT (no template), runs it, and prints {"tokens": [...], "top": [[id, logit], ...]}

@@ -17,6 +17,10 @@ quality asked the local model, then check every answer of both.
                   brackets, backslashes, underscores, '://', 'www.', or camelCase words (the
                   schema's own enum and const strings excepted)
       and the tokens of the answers (median, largest).
+  quality.py same A.jsonl B.jsonl
+      compares two runs of the same prompts (with and without fast-forward, say): how many
+      answers are the same text, where each other one first differs, and the response tokens
+      per second of each run (tokens over response seconds, all answers together)
 """
 
 import argparse
@@ -187,6 +191,31 @@ def check(args):
                                            tokens[len(tokens) // 2] if tokens else 0, tokens[-1] if tokens else 0))
 
 
+def same(args):
+    first, second = load_jsonl(args.runs[0]), load_jsonl(args.runs[1])
+    pairs = {(r["case"], r["sampling"]): r for r in first}
+    identical, compared = 0, 0
+    for record in second:
+        other = pairs.get((record["case"], record["sampling"]))
+        if other is None:
+            continue
+        compared += 1
+        a, b = other.get("output") or other.get("error") or "", record.get("output") or record.get("error") or ""
+        if a == b:
+            identical += 1
+            continue
+        at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        print("case %d %s: differs at character %d: %r / %r" % (
+            record["case"], record.get("schema", ""), at, a[max(0, at - 40):at + 40], b[max(0, at - 40):at + 40]))
+    print("%d of %d answers the same text (%.1f%%)" % (identical, compared, 100.0 * identical / max(compared, 1)))
+    for path, records in zip(args.runs, (first, second)):
+        tokens = sum(r.get("tokens", 0) for r in records)
+        seconds = sum(r.get("responseSeconds", 0) for r in records)
+        forced = sum(r.get("forced", 0) for r in records)
+        print("%s: %d tokens (%d forced, %.1f%%), %.1f tokens/s" % (
+            path, tokens, forced, 100.0 * forced / max(tokens, 1), tokens / seconds if seconds else 0))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -201,8 +230,10 @@ def main():
     judge.add_argument("--prompts", default="Benchmarks/cases/quality-prompts.jsonl")
     judge.add_argument("--schemas", default="schemas")
     judge.add_argument("--verbose", action="store_true")
+    compare = commands.add_parser("same")
+    compare.add_argument("runs", nargs=2)
     args = parser.parse_args()
-    peer(args) if args.command == "peer" else check(args)
+    {"peer": peer, "check": check, "same": same}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -46,14 +46,14 @@ def last_letters(rng):
 
 
 def arithmetic(rng):
-    item, container, person = rng.choice([("muffins", "tray", "A baker"), ("apples", "box", "A grocer"),
-                                          ("pencils", "pack", "A teacher"), ("stickers", "sheet", "A child")])
+    item, containers, person = rng.choice([("muffins", "trays", "A baker"), ("apples", "boxes", "A grocer"),
+                                           ("pencils", "packs", "A teacher"), ("stickers", "sheets", "A child")])
     groups, size = rng.randint(3, 9), rng.randint(6, 15)
     total = groups * size
     sold = rng.randint(5, total // 2)
     extra = rng.randint(2, 20)
-    question = ("%s has %d %ss of %d %s each, uses %d of the %s, then gets %d more. How many %s are there now?"
-                % (person, groups, container, size, item, sold, item, extra, item))
+    question = ("%s has %d %s of %d %s each, uses %d of the %s, then gets %d more. How many %s are there now?"
+                % (person, groups, containers, size, item, sold, item, extra, item))
     return question, total - sold + extra, "integer"
 
 
@@ -61,7 +61,8 @@ def tracking(rng):
     people = NAMES[:3]
     colors = rng.sample(COLORS, 3)
     holding = dict(zip(people, colors))
-    start = ", ".join("%s has a %s ball" % (person, holding[person]) for person in people)
+    start = ", ".join("%s has %s %s ball" % (person, "an" if holding[person][0] in "aeiou" else "a", holding[person])
+                      for person in people)
     steps = []
     for _ in range(3):
         a, b = rng.sample(people, 2)

@@ -3,11 +3,21 @@ import GuidedGeneration
 import Synchronization
 import Testing
 
-/// The default model, which `.ci/run` fetches before the tests run.
+/// The default model, Qwen2.5-Coder-0.5B-Instruct, which `.ci/run` fetches before the tests run.
 func requireModel() throws -> SystemLanguageModel {
     let model = SystemLanguageModel.default
     try #require(model.isAvailable, "the default model is missing: run `swift run -c release guided fetch-model` first")
     return model
+}
+
+/// SmolLM2-135M-Instruct (with its small-model preset), for the tests that only need a model to
+/// run: fast enough to write every shape of `schemas/`.
+let tinyModel = SystemLanguageModel(modelPath: "smollm2-135m-instruct")
+
+/// ``tinyModel``, which `.ci/run` fetches before the tests run.
+func requireTinyModel() throws -> SystemLanguageModel {
+    try #require(tinyModel.isAvailable, "SmolLM2 is missing: run `swift run -c release guided fetch-model smollm2-135m-instruct` first")
+    return tinyModel
 }
 
 let greedy = GenerationOptions(sampling: .greedy, maximumResponseTokens: 900)
@@ -20,7 +30,7 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
 }
 
 @Suite(.serialized) struct EndToEndTests {
-    /// Each file's schema, given to the real model, yields content that becomes the file's Swift type.
+    /// Each file's schema, given to the tiny model, yields content that becomes the file's Swift type.
     @Test(arguments: [
         ("bedtime-story", "Tell a bedtime story about a brave lion.", BedtimeStory.self as any Generable.Type),
         ("cat-profile", "Describe a shelter cat that needs a home.", CatProfile.self),
@@ -32,7 +42,7 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
         ("workout-plan", "Make a workout plan for a beginner runner.", WorkoutPlan.self),
     ])
     func schemaFileYieldsItsType(name: String, prompt: String, type: any Generable.Type) async throws {
-        let session = LanguageModelSession(model: try requireModel())
+        let session = LanguageModelSession(model: try requireTinyModel())
         // The itinerary's greedy answer is long, and its length moves with the kernels' rounding:
         // 744 tokens with the avx2 kernels, 914 with avx512.
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 1200)
@@ -44,12 +54,11 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
         #expect(statistics.responseTokens <= 1200)
     }
 
-    /// A recursive type is written as the model chooses: greedy, this 135M model gives each reply
-    /// a reply of its own until the budget runs out (decoding is faithful; no nudge closes its
-    /// arrays), which is a decoding failure that says how deep it went; a model that stops
-    /// nesting gives a `Comment`.
+    /// A recursive type is written as the model chooses: a model that gives each reply a reply of
+    /// its own until the budget runs out (decoding is faithful; no nudge closes its arrays) gets
+    /// a decoding failure that says how deep it went; a model that stops nesting gives a `Comment`.
     @Test func aRecursiveTypeNestsAsTheModelChooses() async throws {
-        let session = LanguageModelSession(model: try requireModel())
+        let session = LanguageModelSession(model: try requireTinyModel())
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 600)
         do {
             let response = try await session.respond(
@@ -79,6 +88,21 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
         #expect(snapshots.last?.isComplete == true)
     }
 
+    /// Questions with one right answer, asked with a schema: the instruct model answers them
+    /// right, greedy.
+    @Test func exactAnswersAreRight() async throws {
+        let model = try requireModel()
+        let capital = try await LanguageModelSession(model: model).respond(
+            to: "What is the capital of France?", generating: CapitalCity.self, options: greedy)
+        #expect(capital.content.city.contains("Paris"), "\(capital.rawContent.jsonString)")
+        let sum = try await LanguageModelSession(model: model).respond(
+            to: "What is 17 plus 25?", generating: WholeNumberAnswer.self, options: greedy)
+        #expect(sum.content.answer == 42, "\(sum.rawContent.jsonString)")
+        let largest = try await LanguageModelSession(model: model).respond(
+            to: "Which planet of the solar system is the largest?", generating: PlanetAnswer.self, options: greedy)
+        #expect(largest.content.planet == .jupiter, "\(largest.rawContent.jsonString)")
+    }
+
     /// A text response, and a follow-up that sees it.
     @Test func textAndFollowUp() async throws {
         let session = LanguageModelSession(model: try requireModel(), instructions: "You answer in one short sentence.")
@@ -90,6 +114,22 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
         #expect(session.transcript.count == 5)
         #expect((session.statistics?.cachedPromptTokens ?? 0) > 20)
     }
+}
+
+@Generable struct CapitalCity {
+    var city: String
+}
+
+@Generable struct WholeNumberAnswer {
+    var answer: Int
+}
+
+@Generable struct PlanetAnswer {
+    @Generable enum Planet {
+        case mercury, venus, earth, mars, jupiter, saturn, uranus, neptune
+    }
+
+    var planet: Planet
 }
 
 /// The names a phone book was asked for.

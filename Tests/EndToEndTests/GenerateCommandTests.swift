@@ -29,11 +29,11 @@ import TestSupport
     }
 
     @Test func onATerminalTheValueGrowsInPlaceAndEndsAsThePipedLine() throws {
-        _ = try requireModel()
+        _ = try requireTinyModel()
         let guided = Self.executable.path
         try #require(FileManager.default.isExecutableFile(atPath: guided), "build guided first")
         let schema = Self.root.appendingPathComponent("schemas/cat-profile.json").path
-        let arguments = "generate --greedy --schema '\(schema)' 'Describe a shelter cat named Tom.'"
+        let arguments = "generate --greedy --model smollm2-135m-instruct --schema '\(schema)' 'Describe a shelter cat named Tom.'"
         let piped = try Self.output(of: "'\(guided)' \(arguments) 2>/dev/null")
         #expect(!piped.contains("\u{1B}"), "no terminal control in a pipe: \(piped)")
         let onTerminal = try Self.output(of: "script -q -e -c \"'\(guided)' \(arguments)\" /dev/null")
