@@ -2,6 +2,7 @@ import Foundation
 import GuidedGeneration
 import GuidedServer
 import LlamaInference
+import ModelFetching
 
 /// `guided serve [--model GGUF] [--host H] [--port P] [--api-key KEY] [--name NAME]
 /// [--parallel N] [--max-waiting N]`: the OpenAI-compatible endpoint over a local model, until stopped.
@@ -51,7 +52,12 @@ struct ServeCommand {
         } catch {
             throw .modelUnavailable("\(error)")
         }
-        let served = name ?? modelPath.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "Qwen2.5-Coder-0.5B-Instruct"
+        // A known model's name is served as it is; a file by its name without the extension.
+        let served =
+            name ?? modelPath.map { path in
+                KnownModel.named(path) != nil && !FileManager.default.fileExists(atPath: path)
+                    ? path : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            } ?? KnownModel.default.name
         let endpoint = OpenAIEndpoint(model: model, name: served, apiKey: apiKey, parallel: parallel, maximumWaiting: maximumWaiting)
         let server: HTTPServer
         do {

@@ -71,7 +71,7 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
 
     /// Streaming gives snapshots that only grow, ending with the value a greedy `respond` gives.
     @Test func streamingIsMonotoneAndGreedyRepeats() async throws {
-        let model = try requireModel()
+        let model = try requireTinyModel()
         let prompt = "Give me a recipe for pancakes."
         var snapshots: [GeneratedContent] = []
         for try await snapshot in LanguageModelSession(model: model).streamResponse(to: prompt, generating: Recipe.self, options: greedy) {
@@ -98,9 +98,9 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
         let sum = try await LanguageModelSession(model: model).respond(
             to: "What is 17 plus 25?", generating: WholeNumberAnswer.self, options: greedy)
         #expect(sum.content.answer == 42, "\(sum.rawContent.jsonString)")
-        let largest = try await LanguageModelSession(model: model).respond(
-            to: "Which planet of the solar system is the largest?", generating: PlanetAnswer.self, options: greedy)
-        #expect(largest.content.planet == .jupiter, "\(largest.rawContent.jsonString)")
+        let days = try await LanguageModelSession(model: model).respond(
+            to: "How many days are there in a week?", generating: WholeNumberAnswer.self, options: greedy)
+        #expect(days.content.answer == 7, "\(days.rawContent.jsonString)")
     }
 
     /// A text response, and a follow-up that sees it.
@@ -122,14 +122,6 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
 
 @Generable struct WholeNumberAnswer {
     var answer: Int
-}
-
-@Generable struct PlanetAnswer {
-    @Generable enum Planet {
-        case mercury, venus, earth, mars, jupiter, saturn, uranus, neptune
-    }
-
-    var planet: Planet
 }
 
 /// The names a phone book was asked for.
