@@ -122,9 +122,11 @@ struct LandmarkSuggester<Model: LanguageModel> {
 }
 
 struct StoryTeller {
+    var model = SystemLanguageModel.default
+
     /// A story as free text, at default sampling with the seed fixed so that the test repeats.
     func story() async throws -> (text: String, statistics: GenerationStatistics?) {
-        let session = LanguageModelSession()
+        let session = LanguageModelSession(model: model)
         let response = try await session.respond(
             to: "Write a short story about a fox who finds a lost key.", options: GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: 2)))
         return (response.content, session.statistics)

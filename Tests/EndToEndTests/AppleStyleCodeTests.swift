@@ -6,9 +6,11 @@ import Testing
 /// The Apple-style code of AppleStyleCode.swift on the embedded model, then unchanged but for
 /// the model its sessions are given: `guided serve`'s endpoint, and llama.cpp's `llama-server`.
 @Suite(.serialized) struct AppleStyleCodeTests {
+    /// SmolLM2's small-model preset does not act on text: its story ends. (The 0.5B default model,
+    /// faithful, loops in some seeds' stories, as under llama-server: 3 of 8 seeds reach 400
+    /// tokens there.)
     @Test func aStoryEndsByItself() async throws {
-        _ = try requireModel()
-        let (text, statistics) = try await StoryTeller().story()
+        let (text, statistics) = try await StoryTeller(model: try requireTinyModel()).story()
         #expect(text.count > 200)
         #expect(statistics?.isTruncated == false, "the story was cut after \(statistics?.responseTokens ?? 0) tokens")
     }
