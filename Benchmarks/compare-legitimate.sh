@@ -9,7 +9,7 @@
 #   Needs python3 with openai (the peer's client).
 set -euo pipefail
 server="$1"
-model="${2:-${GUIDED_CACHE:-$HOME/.cache/guided}/SmolLM2-135M-Instruct.Q4_1.gguf}"
+model="${2:-${GUIDED_CACHE:-$HOME/.cache/guided}/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf}"
 out="${3:-$(mktemp -d)}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"

@@ -13,7 +13,7 @@
 #   Needs python3 with jsonschema and openai (the peer's client).
 set -euo pipefail
 server="$1"
-model="${2:-${GUIDED_CACHE:-$HOME/.cache/guided}/SmolLM2-135M-Instruct.Q4_1.gguf}"
+model="${2:-${GUIDED_CACHE:-$HOME/.cache/guided}/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf}"
 out="${3:-$(mktemp -d)}"
 seeds="${4:-3}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
