@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Runs Tests/openai_client_check.py, the `openai` Python package as a client, against
-# `guided serve` on the tiny SmolLM2-135M-Instruct (the wire protocol needs only a model that
-# runs): starts the server on a free port with an API key,
+# `guided serve` on the default model: starts the server on a free port with an API key,
 # installs `openai` once into a virtual environment in the cache folder ($GUIDED_CACHE, else
 # ~/.cache/guided), and fails when a check fails.
 set -euo pipefail
@@ -16,7 +15,7 @@ cd "$root"
 swift build -c release --product guided >&2
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 key="test-key-$RANDOM"
-.build/release/guided serve --model smollm2-135m-instruct --port "$port" --api-key "$key" >"$cache/openai-client-serve.log" 2>&1 &
+.build/release/guided serve --port "$port" --api-key "$key" >"$cache/openai-client-serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null' EXIT
 for _ in $(seq 120); do
