@@ -26,17 +26,21 @@ extension GrammarMatcher {
         guard !forced.isEmpty else { return [] }
         // Written after the previous token, when the tokenizer keeps that token whole there.
         var before: [UInt8] = []
+        var tokens: [Int32] = []
         if let previous, previous >= 0, Int(previous) < vocabulary.count, !vocabulary.specialTokens.contains(previous),
-            String(validating: vocabulary.tokens[Int(previous)] + forced, as: UTF8.self) != nil,
-            tokenize(String(decoding: vocabulary.tokens[Int(previous)] + forced, as: UTF8.self)).first == previous
+            let text = String(validating: vocabulary.tokens[Int(previous)] + forced, as: UTF8.self)
         {
-            before = vocabulary.tokens[Int(previous)]
+            let joined = tokenize(text)
+            if joined.first == previous {
+                before = vocabulary.tokens[Int(previous)]
+                tokens = Array(joined.dropFirst())
+            }
         }
         func written(_ text: [UInt8]) -> [Int32] {
             let tokens = tokenize(String(decoding: before + text, as: UTF8.self))
             return before.isEmpty ? tokens : Array(tokens.dropFirst())
         }
-        var tokens = written(forced)
+        if before.isEmpty { tokens = written(forced) }
         guard spell(tokens, exactly: forced, in: vocabulary) else { return [] }
         for (index, token) in tokens.enumerated() where !advance(token: token) {
             rollback(index)

@@ -14,30 +14,24 @@ struct EmbeddedModel: LanguageModelBackend {
     let templateName: String?
     let threadCount: Int
 
-    /// The known model this one is: the default, one named instead of a path, or one whose file
-    /// is given by path.
-    var knownModel: KnownModel? {
+    /// The known model named instead of a file (the default when none is): fetched when missing.
+    private var named: KnownModel? {
         guard let path else { return .default }
-        if !FileManager.default.fileExists(atPath: path), let named = KnownModel.named(path) { return named }
-        return KnownModel.all.first { $0.fileName == (path as NSString).lastPathComponent }
+        return FileManager.default.fileExists(atPath: path) ? nil : KnownModel.named(path)
     }
 
-    /// The file to load, or the known model to fetch first.
-    private var source: (path: String, fetched: KnownModel?) {
-        guard let path else { return (ModelStore.path(of: .default), .default) }
-        if !FileManager.default.fileExists(atPath: path), let named = KnownModel.named(path) { return (ModelStore.path(of: named), named) }
-        return (path, nil)
+    /// The known model this one is: one named, or one whose file is given by path.
+    var knownModel: KnownModel? {
+        named ?? path.flatMap { path in KnownModel.all.first { $0.fileName == (path as NSString).lastPathComponent } }
     }
 
     var availability: SystemLanguageModel.Availability {
-        let (path, fetched) = source
-        if let fetched { return ModelStore.isPresent(fetched) ? .available : .unavailable(.modelNotReady) }
-        return FileManager.default.isReadableFile(atPath: path) ? .available : .unavailable(.modelNotReady)
+        if let named { return ModelStore.isPresent(named) ? .available : .unavailable(.modelNotReady) }
+        return FileManager.default.isReadableFile(atPath: path ?? "") ? .available : .unavailable(.modelNotReady)
     }
 
     func load(progress: @Sendable (String) -> Void) throws -> any LoadedLanguageModel {
-        var (modelPath, fetched) = source
-        if let fetched { modelPath = try ModelStore.path(of: fetched, progress: progress) }
+        let modelPath = try named.map { known throws(ModelStore.FetchError) in try ModelStore.path(of: known, progress: progress) } ?? path ?? ""
         progress("loading \(modelPath)")
         let file = try GGUFFile(path: modelPath)
         let template = try templateName.map { name throws(ChatTemplate.UnknownTemplateError) in try ChatTemplate(named: name) }
