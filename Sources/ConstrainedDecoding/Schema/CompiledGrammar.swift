@@ -1,3 +1,5 @@
+import PartialJSON
+
 /// A JSON Schema compiled into a grammar over bytes, ready to drive ``GrammarMatcher``s.
 ///
 /// Compile once and create a matcher per generation; a grammar can be shared between threads.
@@ -29,7 +31,18 @@ public struct CompiledGrammar: Sendable {
     /// - Throws: ``SchemaError`` naming the keyword and its JSON pointer for anything that
     ///   cannot be enforced exactly (unless lenient), or when the schema exceeds the compile budget.
     public init(jsonSchema: String, options: CompileOptions = CompileOptions()) throws(SchemaError) {
-        let document = try SchemaValue.schemaDocument(jsonSchema)
+        try self.init(document: try SchemaValue.schemaDocument(jsonSchema), options: options)
+    }
+
+    /// Compiles a JSON Schema given as a parsed value (see ``init(jsonSchema:options:)-(String,_)``).
+    ///
+    /// - Throws: ``SchemaError`` as the text form does; a value nested deeper than a document's
+    ///   text may be is refused as invalid JSON.
+    public init(jsonSchema: JSONValue, options: CompileOptions = CompileOptions()) throws(SchemaError) {
+        try self.init(document: try SchemaValue.schemaDocument(jsonSchema), options: options)
+    }
+
+    private init(document: JSONValue, options: CompileOptions) throws(SchemaError) {
         var compiler = SchemaCompiler(document: document, options: options)
         templates = try compiler.compileAll()
         pool = TemplatePool(templates: templates)

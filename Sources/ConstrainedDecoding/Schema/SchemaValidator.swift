@@ -1,4 +1,5 @@
 import Foundation
+import PartialJSON
 
 /// Checks a whole JSON value against a whole JSON Schema, every keyword of its draft included
 /// (`uniqueItems`, `contains`, `unevaluatedProperties`, ...), as the standard defines them.
@@ -12,6 +13,11 @@ public struct SchemaValidator: Sendable {
 
     /// Reads a schema given as JSON text (any draft, as its `$schema` says).
     public init(jsonSchema: String, options: CompileOptions = CompileOptions()) throws(SchemaError) {
+        try self.init(jsonSchema: try SchemaValue.schemaDocument(jsonSchema), options: options)
+    }
+
+    /// A validator of a JSON Schema given as a parsed value.
+    public init(jsonSchema: JSONValue, options: CompileOptions = CompileOptions()) throws(SchemaError) {
         document = try SchemaValue.schemaDocument(jsonSchema)
         var lenient = options
         lenient.isLenient = true
@@ -26,6 +32,11 @@ public struct SchemaValidator: Sendable {
         } catch {
             return SchemaViolation(keyword: "", schemaPointer: "", instancePointer: "", reason: "the value is not JSON: \(error)")
         }
+        return violation(in: value)
+    }
+
+    /// The first keyword the value `instance` breaks, or `nil` when it is valid.
+    public func violation(in value: JSONValue) -> SchemaViolation? {
         var run = ValidationRun(compiler: SchemaCompiler(document: document, options: options))
         return run.check(value, against: document, schemaPointer: "", instancePointer: "").violation
     }

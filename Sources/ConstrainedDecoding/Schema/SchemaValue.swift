@@ -19,6 +19,24 @@ extension JSONValue {
         }
     }
 
+    /// A schema document given as a value, refused when it nests deeper than text may
+    /// (``maximumSchemaDepth``), which the compiler's recursion could not take.
+    static func schemaDocument(_ value: JSONValue) throws(SchemaError) -> JSONValue {
+        guard value.nestsWithin(maximumSchemaDepth) else {
+            throw .invalidJSON("the document nests deeper than \(maximumSchemaDepth) levels")
+        }
+        return value
+    }
+
+    /// Whether no array or object in the value lies more than `levels` deep.
+    private func nestsWithin(_ levels: Int) -> Bool {
+        switch self {
+        case .array(let elements): levels > 0 && elements.allSatisfy { $0.nestsWithin(levels - 1) }
+        case .object(let object): levels > 0 && object.allSatisfy { $0.value.nestsWithin(levels - 1) }
+        default: true
+        }
+    }
+
     /// Whether the two are the same JSON instance as JSON Schema compares them: numbers by value
     /// (`1.0` is `1`), strings by code points (not Swift's canonical equivalence: JSON Schema
     /// tells "ñ" from "n" + "◌̃"), arrays item by item, objects by their members in any order.

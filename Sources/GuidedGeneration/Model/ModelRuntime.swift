@@ -1,4 +1,5 @@
 import ConstrainedDecoding
+import PartialJSON
 import Synchronization
 
 /// A loaded model with what generation needs around it: the constrained decoder's view of its
@@ -31,8 +32,8 @@ final class ModelRuntime: Sendable {
     /// The grammar of a JSON Schema, compiled once with its slowest masks; `lenient` drops the keywords that cannot be
     /// enforced while generating (the final value is then checked against the whole schema);
     /// `layout` says where whitespace goes.
-    func grammar(forJSONSchema schema: String, lenient: Bool = false, layout: JSONLayout = .compact) throws(SchemaError) -> CompiledGrammar {
-        let key = (lenient ? "lenient:" : "") + "\(layout):" + schema
+    func grammar(forJSONSchema schema: JSONValue, lenient: Bool = false, layout: JSONLayout = .compact) throws(SchemaError) -> CompiledGrammar {
+        let key = (lenient ? "lenient:" : "") + "\(layout):" + schema.jsonString
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
         let grammar: CompiledGrammar
         let whitespace: CompileOptions.Whitespace =

@@ -24,31 +24,51 @@ extension SystemLanguageModel: LanguageModel {
 
         public init(configuration: Configuration) {}
 
-        /// Loads the model.
+        /// Loads the model and reads the transcript into a context ahead of a request that
+        /// continues it: up to the end of its last prompt when it ends with one (the beginning
+        /// that prompts starting with it share), else up to the end of its instructions.
         public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
-            _ = try? model.runtime()
+            guard let runtime = try? model.runtime() else { return }
+            var messages = ConversationRenderer.messages(of: transcript)
+            var prefix = ""
+            if case .prompt? = transcript.entries.last, let last = messages.last {
+                prefix = last.content
+            } else {
+                messages.append(ConversationMessage(role: .user, content: ""))
+            }
+            guard let text = try? runtime.model.conversationText(messages) else { return }
+            let end = prefix.isEmpty ? text.range(of: "\n", options: .backwards).map(\.lowerBound) : text.range(of: prefix, options: .backwards)?.upperBound
+            let tokens = runtime.model.tokenize(String(text[..<(end ?? text.endIndex)]), parsingSpecialTokens: true)
+            let cache = contexts.take(for: tokens)
+            defer { contexts.giveBack(cache) }
+            cache.lock.lock()
+            defer { cache.lock.unlock() }
+            _ = try? cache.load(tokens, runtime: runtime)
         }
 
         /// Generates the next entry of the request's transcript: the response, its text sent as
-        /// it is written (the part no later step can take back: in a value, up to the element or
-        /// string being written), or the tool calls the model made, each with its arguments.
-        /// Cancelling the task stops the generation at the next token.
+        /// it is written (the whole text so far in a turn that may call tools, where the answer
+        /// is a part of the turn's JSON), or the tool calls the model made, each with its
+        /// arguments; then the usage, with this engine's own figures as metadata (see
+        /// ``GenerationStatistics/init(usage:)``). With tools and ``GenerationOptions/ToolCallingMode/disallowed``,
+        /// the turn keeps its format and answers. Cancelling the task stops the generation at the
+        /// next token.
         public func respond(
             to request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
             let runtime = try model.runtime()
             let hasTools = !request.enabledToolDefinitions.isEmpty
+            let mode = request.generationOptions.toolCallingMode?.kind
             let grammar = try LanguageModelSession.grammar(
-                answer: request.schema, tools: hasTools ? request.enabledToolDefinitions : nil,
-                requiresCall: request.generationOptions.toolCallingMode?.kind == .required, layout: request.generationOptions.jsonLayout,
-                runtime: runtime)
+                answer: request.schema, tools: hasTools ? (mode == .disallowed ? [] : request.enabledToolDefinitions) : nil,
+                requiresCall: mode == .required, layout: request.generationOptions.jsonLayout, runtime: runtime)
             var entries = request.transcript.entries
             if hasTools, !entries.contains(where: { if case .instructions = $0 { true } else { false } }) {
                 entries.insert(.instructions(Transcript.Instructions(segments: [], toolDefinitions: request.enabledToolDefinitions)), at: 0)
             }
             let messages = ConversationRenderer.messages(of: Transcript(entries: entries))
             let cancellation = CancellationFlag()
-            let (deltas, continuation) = AsyncStream<String>.makeStream()
+            let (changes, continuation) = AsyncStream<TextChange>.makeStream()
             let prompt = try runtime.tokens(ofConversation: messages)
             let cache = contexts.take(for: prompt)
             defer { contexts.giveBack(cache) }
@@ -56,28 +76,41 @@ extension SystemLanguageModel: LanguageModel {
                 runtime: runtime, cache: cache, prompt: prompt, grammar: grammar, isToolTurn: hasTools,
                 answerIsText: request.schema == nil, options: request.generationOptions, cancellation: cancellation)
             let settled = SettledText(continuation)
-            generator.onSettledText = { settled.advance(to: $0) }
+            if !hasTools { generator.onSettledText = { settled.advance(to: $0) } }
             let running = generator
+            let isText = request.schema == nil
             let output = try await withTaskCancellationHandler {
                 async let output = onDetachedThread {
                     defer { continuation.finish() }
-                    return try running.run { _ in }
+                    // In a tool turn the answer is a part of the turn: each snapshot of it is sent whole.
+                    return try running.run { content in if hasTools { continuation.yield(.replace(Self.text(of: content, isText: isText))) } }
                 }
-                for await delta in deltas { await channel.send(.response(action: .appendText(delta, tokenCount: 0))) }
-                return try await output
+                var replaced: String?
+                for await change in changes {
+                    switch change {
+                    case .append(let delta): await channel.send(.response(action: .appendText(delta, tokenCount: 0)))
+                    case .replace(let text):
+                        replaced = text
+                        await channel.send(.response(action: .replaceTextSegment(text, tokenCount: 0)))
+                    }
+                }
+                return (try await output, replaced)
             } onCancel: {
                 cancellation.cancel()
             }
-            let statistics = output.statistics
-            if output.isToolCalls {
-                for call in ToolTurnFormat.calls(in: output.content) {
+            let statistics = output.0.statistics
+            if output.0.isToolCalls {
+                for call in ToolTurnFormat.calls(in: output.0.content) {
                     await channel.send(
                         .toolCalls(action: .toolCall(id: call.id, name: call.toolName, action: .appendArguments(call.arguments.jsonString, tokenCount: 0))))
                 }
+            } else if hasTools {
+                let text = Self.text(of: output.0.content, isText: isText)
+                if text != output.1 { await channel.send(.response(action: .replaceTextSegment(text, tokenCount: 0))) }
             } else {
                 // The rest of the text; a text whose loop was cut before what was already sent
                 // ends where the sent text ends.
-                let text = hasTools && request.schema != nil ? output.content.jsonString : output.text
+                let text = output.0.text
                 let sent = settled.sent
                 if text.utf8.starts(with: sent.utf8), let rest = String(text.utf8.dropFirst(sent.utf8.count)), !rest.isEmpty {
                     await channel.send(.response(action: .appendText(rest, tokenCount: 0)))
@@ -87,18 +120,32 @@ extension SystemLanguageModel: LanguageModel {
                 .response(
                     action: .updateUsage(
                         input: .init(totalTokenCount: statistics.promptTokens, cachedTokenCount: statistics.cachedPromptTokens),
-                        output: .init(totalTokenCount: statistics.responseTokens, reasoningTokenCount: 0))))
+                        output: .init(totalTokenCount: statistics.responseTokens, reasoningTokenCount: 0), metadata: statistics.usageMetadata)))
+        }
+
+        /// The text of a tool turn's answer: a text answer's string, else the value's JSON.
+        private static func text(of answer: GeneratedContent, isText: Bool) -> String {
+            if isText, case .string(let text) = answer.kind { return text }
+            return answer.jsonString
         }
     }
+}
+
+/// A change of the response's text, as the executor sends it.
+private enum TextChange: Sendable {
+    /// Text added at the end.
+    case append(String)
+    /// The whole text so far.
+    case replace(String)
 }
 
 /// The text of a response sent so far, as whole characters: each settled prefix that goes
 /// beyond it sends the difference.
 private final class SettledText: Sendable {
     private let state = Mutex<(byteCount: Int, text: String)>((0, ""))
-    private let continuation: AsyncStream<String>.Continuation
+    private let continuation: AsyncStream<TextChange>.Continuation
 
-    init(_ continuation: AsyncStream<String>.Continuation) {
+    init(_ continuation: AsyncStream<TextChange>.Continuation) {
         self.continuation = continuation
     }
 
@@ -112,7 +159,7 @@ private final class SettledText: Sendable {
                 if let delta = String(validating: prefix[(prefix.startIndex + state.byteCount)..<end], as: UTF8.self) {
                     state.byteCount = end - prefix.startIndex
                     state.text += delta
-                    continuation.yield(delta)
+                    continuation.yield(.append(delta))
                     return
                 }
                 end -= 1

@@ -34,7 +34,12 @@ extension ChatCompletionRequest {
                 ])
             }
             members.members.append(.init(key: "tools", value: .array(tools)))
-            let choice = request.generationOptions.toolCallingMode?.kind == .required ? "required" : "auto"
+            let choice =
+                switch request.generationOptions.toolCallingMode?.kind {
+                case .required: "required"
+                case .disallowed: "none"
+                case .allowed, nil: "auto"
+                }
             members.members.append(.init(key: "tool_choice", value: .string(choice)))
         }
         return .object(members)

@@ -17,7 +17,7 @@ extension GenerationSchema {
             self = try JSONSchemaReader.read(jsonSchema)
         } catch {
             do {
-                _ = try CompiledGrammar(jsonSchema: jsonSchema.jsonString)
+                _ = try CompiledGrammar(jsonSchema: jsonSchema)
             } catch let engineError {
                 throw JSONSchemaError(engineError)
             }
@@ -38,8 +38,8 @@ extension GenerationSchema {
             return
         }
         do {
-            _ = try CompiledGrammar(jsonSchema: jsonSchema.jsonString, options: CompileOptions(isLenient: true))
-            _ = try SchemaValidator(jsonSchema: jsonSchema.jsonString)
+            _ = try CompiledGrammar(jsonSchema: jsonSchema, options: CompileOptions(isLenient: true))
+            _ = try SchemaValidator(jsonSchema: jsonSchema)
         } catch {
             throw JSONSchemaError(error)
         }

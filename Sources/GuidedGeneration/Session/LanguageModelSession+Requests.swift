@@ -16,65 +16,85 @@ extension LanguageModelSession {
         var metadata: [String: GeneratedContent] = [:]
     }
 
-    /// Answers a request: turns of the model, with the tools it calls run between them, until it
-    /// answers; `onSnapshot` is called as the answer grows. The session must have been marked
-    /// busy; it is free again when this returns, with the request's entries appended to the
-    /// transcript when it succeeded and the transcript as it was when it failed.
+    /// Answers a request: turns of the model through its executor, each turn's events read from
+    /// the channel as they come (each change of the response reported to `onSnapshot`), the
+    /// tools the model calls run between turns, until it answers; the final content is checked
+    /// against the whole schema (a lenient schema's dropped keywords, a served model's own
+    /// enforcement that may fall short). The session must have been marked busy; it is free
+    /// again when this returns, with the request's entries appended to the transcript when it
+    /// succeeded and the transcript as it was when it failed.
     func perform(
         _ request: Request, transcript: Transcript, cancellation: CancellationFlag, onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
     ) async throws -> Outcome {
-        switch engine {
-        case .local(let model):
-            try await perform(request, on: model, transcript: transcript, cancellation: cancellation, onSnapshot: onSnapshot)
-        case .provider(let provider):
-            try await perform(request, on: provider, transcript: transcript, cancellation: cancellation, onSnapshot: onSnapshot)
-        }
-    }
-
-    /// Answers a request on the engine of this library.
-    private func perform(
-        _ request: Request, on model: SystemLanguageModel, transcript: Transcript, cancellation: CancellationFlag,
-        onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
-    ) async throws -> Outcome {
         var committed: [Transcript.Entry] = []
-        var statistics: GenerationStatistics?
-        defer { endResponding(appending: committed, statistics: statistics, usage: statistics.map(Usage.init)) }
-        let runtime = try model.runtime()
-        let grammar = try grammar(for: request, allowsCalls: true, runtime: runtime)
+        var statistics = GenerationStatistics()
+        var usage = Usage.zero
+        defer { endResponding(appending: committed, statistics: statistics, usage: usage) }
+        let enabledTools = request.options.toolCallingMode?.kind == .disallowed ? [] : tools.definitions
+        if request.schema != nil, !model.capabilities.contains(.guidedGeneration) {
+            throw LanguageModelError.unsupportedCapability(
+                .init(capability: .guidedGeneration, debugDescription: "The model does not generate content of a schema; ask for text instead."))
+        }
+        if !enabledTools.isEmpty, !model.capabilities.contains(.toolCalling) {
+            throw LanguageModelError.unsupportedCapability(
+                .init(capability: .toolCalling, debugDescription: "The model does not call tools; make the session without them, or disallow tool calling."))
+        }
         let format = request.includeSchemaInPrompt ? request.schema.map(Transcript.ResponseFormat.init(schema:)) : nil
         var entries: [Transcript.Entry] = [
             .prompt(Transcript.Prompt(segments: request.prompt.transcriptSegments, options: request.options, responseFormat: format))
         ]
+        var options = request.options
         var rounds: [Transcript.ToolCalls] = []
         let limit = maximumToolRounds
-        var total = GenerationStatistics()
-        var allowsCalls = true
         while true {
-            let messages = ConversationRenderer.messages(of: Transcript(entries: transcript.entries + entries))
-            let generator = ResponseGenerator(
-                runtime: runtime, cache: cache, prompt: try runtime.tokens(ofConversation: messages),
-                grammar: allowsCalls ? grammar : try self.grammar(for: request, allowsCalls: false, runtime: runtime), isToolTurn: !tools.isEmpty,
-                answerIsText: request.schema == nil, options: request.options, cancellation: cancellation)
-            let output = try await onDetachedThread { try generator.run(onSnapshot: onSnapshot) }
-            total.add(output.statistics)
-            guard output.isToolCalls else {
-                if let schema = request.schema, schema.isLenient { try Self.checkDroppedKeywords(of: output.content, against: schema) }
+            let turnRequest = LanguageModelExecutorGenerationRequest(
+                id: UUID(), transcript: Transcript(entries: transcript.entries + entries), enabledTools: enabledTools, schema: request.schema,
+                generationOptions: options,
+                contextOptions: ContextOptions(includeSchemaInPrompt: request.includeSchemaInPrompt, reasoningLevel: request.contextOptions.reasoningLevel),
+                metadata: request.metadata)
+            var turn: ChannelTurn
+            do {
+                turn = try await model.turn(turnRequest, json: request.schema != nil, cancellation: cancellation) { turn, content in
+                    if let content, turn.calls.isEmpty { onSnapshot(content) }
+                }
+            } catch let error as LanguageModelError {
+                // The errors the session's own API names are thrown as those.
+                throw error.generationError ?? error
+            }
+            usage = usage.adding(turn.usage)
+            statistics.add(GenerationStatistics(usage: turn.usage))
+            if let reasoning = turn.reasoning { entries.append(.reasoning(reasoning)) }
+            guard !turn.calls.isEmpty else {
+                let content = try turn.finishedContent()
                 let segment: Transcript.Segment
                 if let schema = request.schema {
-                    segment = .structure(Transcript.StructuredSegment(source: schema.name ?? "response", content: output.content))
+                    try Self.check(
+                        content, against: schema,
+                        failure: schema.isLenient ? "The response breaks a keyword that was only checked after generating" : "The model's response does not match the schema")
+                    segment = .structure(Transcript.StructuredSegment(source: schema.name ?? "response", content: content))
                 } else {
-                    segment = .text(Transcript.TextSegment(content: output.text))
+                    segment = .text(Transcript.TextSegment(content: turn.responseText))
                 }
                 entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment])))
                 committed = entries
-                statistics = total
-                return (output.content, entries, Usage(total))
+                return (content, entries, usage)
             }
-            let calls = Transcript.ToolCalls(ToolTurnFormat.calls(in: output.content))
+            let calls = Transcript.ToolCalls(
+                try turn.calls.map { call in
+                    guard tools.contains(where: { $0.name == call.name }) else {
+                        throw GenerationError.decodingFailure(.init(debugDescription: "The model called \"\(call.name)\", which is not a tool of the session."))
+                    }
+                    do {
+                        return Transcript.ToolCall(id: call.id, toolName: call.name, arguments: try GeneratedContent(json: call.arguments.isEmpty ? "{}" : call.arguments))
+                    } catch {
+                        throw GenerationError.decodingFailure(
+                            .init(debugDescription: "The arguments of the model's call of \"\(call.name)\" are not JSON: \(error)"))
+                    }
+                })
             // Calls made before with the same arguments have their outputs in the transcript
             // already: the model, looping, is asked for its answer instead.
             if calls.allSatisfy({ call in rounds.joined().contains { $0.toolName == call.toolName && $0.arguments == call.arguments } }) {
-                allowsCalls = false
+                options.toolCallingMode = .disallowed
                 continue
             }
             rounds.append(calls)
@@ -115,14 +135,6 @@ extension LanguageModelSession {
         }
     }
 
-    /// The grammar of the model's turns for a request: the schema's, or with tools, that of a
-    /// turn that holds the answer or (when `allowsCalls`) tool calls; `nil` for free text.
-    private func grammar(for request: Request, allowsCalls: Bool, runtime: ModelRuntime) throws -> CompiledGrammar? {
-        try Self.grammar(
-            answer: request.schema, tools: tools.isEmpty ? nil : allowsCalls ? tools.definitions : [], layout: request.options.jsonLayout,
-            runtime: runtime)
-    }
-
     /// The grammar of a turn: that of `answer`, or with `tools` (even none), that of a turn that
     /// holds the answer or calls of those tools (only calls, with `requiresCall`); `nil` for free
     /// text. The answer is laid out by `layout`, else as the model prefers; tool turns are
@@ -144,7 +156,7 @@ extension LanguageModelSession {
         }
         do {
             let layout = layout ?? (tools == nil ? runtime.model.jsonIndentation.map(JSONLayout.indented) : nil) ?? .compact
-            return try runtime.grammar(forJSONSchema: schema.jsonString, lenient: answer?.isLenient ?? false, layout: layout)
+            return try runtime.grammar(forJSONSchema: schema, lenient: answer?.isLenient ?? false, layout: layout)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
         }
@@ -195,23 +207,17 @@ extension LanguageModelSession {
         return (events, cancellation)
     }
 
-    /// Checks a lenient schema's whole document on the final value: what the grammar dropped is
-    /// enforced here, and an output that breaks it is a decoding failure naming the keyword.
-    static func checkDroppedKeywords(of content: GeneratedContent, against schema: GenerationSchema) throws {
-        try check(content, against: schema, failure: "The response breaks a keyword that was only checked after generating")
-    }
-
     /// Checks content against the whole of a schema; content that breaks it is a decoding
     /// failure that says `failure` and names the keyword and where.
     static func check(_ content: GeneratedContent, against schema: GenerationSchema, failure: String) throws {
-        let document = try schema.jsonSchema().jsonString
+        let document = try schema.jsonSchema()
         let validator: SchemaValidator
         do {
             validator = try SchemaValidator(jsonSchema: document)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be checked: \(error)"))
         }
-        if let violation = validator.violation(in: content.jsonString) {
+        if let violation = validator.violation(in: content.jsonValue) {
             throw GenerationError.decodingFailure(.init(debugDescription: "\(failure): \(violation)"))
         }
     }
@@ -223,22 +229,5 @@ extension LanguageModelSession {
         } catch {
             throw GenerationError.decodingFailure(.init(debugDescription: "The response cannot become a \(Content.self): \(error)"))
         }
-    }
-}
-
-extension GenerationStatistics {
-    /// Adds the figures of a later turn of the same request.
-    mutating func add(_ turn: GenerationStatistics) {
-        if let first = turn.firstSnapshotSeconds, firstSnapshotSeconds == nil {
-            firstSnapshotSeconds = promptSeconds + responseSeconds + first
-        }
-        promptTokens += turn.promptTokens
-        cachedPromptTokens += turn.cachedPromptTokens
-        responseTokens += turn.responseTokens
-        forcedTokens += turn.forcedTokens
-        promptSeconds += turn.promptSeconds
-        responseSeconds += turn.responseSeconds
-        // The answer is the last turn's: whether it was cut short.
-        isTruncated = turn.isTruncated
     }
 }

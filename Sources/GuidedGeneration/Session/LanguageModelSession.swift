@@ -9,18 +9,10 @@ import Synchronization
 /// and its context on the model keeps what was already computed, so that a follow-up costs only
 /// its new tokens.
 public final class LanguageModelSession: Sendable {
-    /// What the session runs on.
-    enum Engine: Sendable {
-        /// The engine of this library, on the model's own context.
-        case local(SystemLanguageModel)
-        /// Another ``LanguageModel``, through its executor.
-        case provider(ProviderModel)
-    }
-
-    let engine: Engine
+    /// The model, as every request runs on it: through its executor.
+    let model: ProviderModel
     /// The tools the model may call.
     let tools: [any Tool]
-    let cache = ContextCache()
     private let state: Mutex<State>
 
     private struct State {
@@ -51,7 +43,7 @@ public final class LanguageModelSession: Sendable {
 
     /// Creates a session on `model` that continues a transcript, with tools the model may call.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
-        self.init(engine: .local(model), tools: tools, transcript: transcript)
+        self.init(provider: ProviderModel(model), tools: tools, transcript: transcript)
     }
 
     /// Creates a session on any model with tools and instructions.
@@ -74,13 +66,11 @@ public final class LanguageModelSession: Sendable {
 
     /// Creates a session on any model that continues a transcript, with tools the model may call.
     public convenience init(model: some LanguageModel, tools: [any Tool] = [], transcript: Transcript) {
-        // The embedded engine runs its own models directly, on their own context.
-        let engine: Engine = if let system = model as? SystemLanguageModel { .local(system) } else { .provider(ProviderModel(model)) }
-        self.init(engine: engine, tools: tools, transcript: transcript)
+        self.init(provider: ProviderModel(model), tools: tools, transcript: transcript)
     }
 
-    private init(engine: Engine, tools: [any Tool], transcript: Transcript) {
-        self.engine = engine
+    private init(provider: ProviderModel, tools: [any Tool], transcript: Transcript) {
+        model = provider
         self.tools = tools
         state = Mutex(State(transcript: transcript))
     }
@@ -114,31 +104,11 @@ public final class LanguageModelSession: Sendable {
     /// Loads the model and computes the instructions (and `promptPrefix`, when given) ahead of
     /// the first request, in the background, so that the first response starts sooner.
     public func prewarm(promptPrefix: Prompt? = nil) {
-        let transcript = self.transcript
-        let model: SystemLanguageModel
-        switch engine {
-        case .local(let local): model = local
-        case .provider(let provider):
-            var entries = transcript.entries
-            if let promptPrefix { entries.append(.prompt(Transcript.Prompt(segments: promptPrefix.transcriptSegments))) }
-            let prewarm = provider.prewarm
-            let ahead = Transcript(entries: entries)
-            Thread.detachNewThread { prewarm(ahead) }
-            return
-        }
-        Thread.detachNewThread { [self] in
-            guard let runtime = try? model.runtime() else { return }
-            var messages = ConversationRenderer.messages(of: transcript)
-            let prefix = promptPrefix?.description ?? ""
-            messages.append(ConversationMessage(role: .user, content: prefix))
-            // The conversation up to the end of the prefix: what every prompt starting with it shares.
-            guard let text = try? runtime.model.conversationText(messages) else { return }
-            let end = prefix.isEmpty ? text.range(of: "\n", options: .backwards).map(\.lowerBound) : text.range(of: prefix, options: .backwards)?.upperBound
-            let shared = end.map { String(text[..<$0]) } ?? text
-            cache.lock.lock()
-            defer { cache.lock.unlock() }
-            _ = try? cache.load(runtime.model.tokenize(shared, parsingSpecialTokens: true), runtime: runtime)
-        }
+        var entries = transcript.entries
+        if let promptPrefix { entries.append(.prompt(Transcript.Prompt(segments: promptPrefix.transcriptSegments))) }
+        let prewarm = model.prewarm
+        let ahead = Transcript(entries: entries)
+        Thread.detachNewThread { prewarm(ahead) }
     }
 
     /// Marks the session busy; throws when it already is.
