@@ -72,32 +72,47 @@ struct ResponseGenerator {
     /// The nucleus share when neither the request nor the model says.
     static let probabilityThreshold = 0.9
 
-    /// The sampling chain of the request: its sampling mode and temperature, with the stages its
-    /// options set, and its preset's (else the model's) in free text. A mode the request leaves
-    /// to the engine takes the model's recommendations (a GGUF file's `general.sampling.*`), else
-    /// nucleus sampling at 0.9 and temperature 0.7.
+    /// The sampling chain of the request. The sampling mode and ``GenerationOptions/temperature``
+    /// come first: `.greedy` is always greedy, and the mode's top-k or top-p and the options'
+    /// temperature hold over the same fields of ``GenerationOptions/samplingSettings``, which
+    /// fill in only what the options leave to the engine; then the model's recommendations (a
+    /// GGUF file's `general.sampling.*`), then nucleus sampling at 0.9 and temperature 0.7. The
+    /// other stages are the settings', and the preset's (else the model's) in free text.
     fileprivate func makeChain() -> SamplingChain {
-        let model = runtime.model
-        let temperature = options.temperature ?? model.recommendedTemperature ?? Self.temperature
-        var mode = SamplingSettings(temperature: temperature)
-        var seed: UInt64?
+        SamplingChain(
+            settings: Self.settings(of: options, model: runtime.model), freeTextSettings: (options.samplingPreset ?? runtime.model.samplingPreset)?.settings,
+            seed: options.sampling?.seed ?? .random(in: .min ... .max), penalties: runtime.dryPenalty)
+    }
+
+    /// The settings of the chain for `options` on `model`, by the precedence of ``makeChain()``.
+    static func settings(of options: GenerationOptions, model: some LoadedLanguageModel) -> SamplingSettings {
+        var settings = options.samplingSettings ?? SamplingSettings()
+        let temperature = options.temperature ?? settings.temperature ?? model.recommendedTemperature ?? Self.temperature
         switch options.sampling?.kind {
         case .greedy:
-            mode.temperature = 0
-        case .randomTopK(let k, let chosen):
-            mode.topK = k
-            seed = chosen
-        case .randomProbabilityThreshold(let p, let chosen):
-            mode.topP = p
-            seed = chosen
+            settings.temperature = 0
+        case .randomTopK(let k, _):
+            settings.temperature = temperature
+            settings.topK = k
+        case .randomProbabilityThreshold(let p, _):
+            settings.temperature = temperature
+            settings.topP = p
         case nil:
-            mode.topP = model.recommendedProbabilityThreshold ?? Self.probabilityThreshold
-            mode.minP = model.recommendedMinimumRelativeProbability
+            settings.temperature = temperature
+            settings.topP = settings.topP ?? model.recommendedProbabilityThreshold ?? Self.probabilityThreshold
+            settings.minP = settings.minP ?? model.recommendedMinimumRelativeProbability
         }
-        return SamplingChain(
-            settings: (options.samplingSettings ?? SamplingSettings()).filled(from: mode),
-            freeTextSettings: (options.samplingPreset ?? model.samplingPreset)?.settings,
-            seed: seed ?? .random(in: .min ... .max), penalties: runtime.dryPenalty)
+        return settings
+    }
+}
+
+extension GenerationOptions.SamplingMode {
+    /// The seed of random sampling, when one was given.
+    fileprivate var seed: UInt64? {
+        switch kind {
+        case .greedy: nil
+        case .randomTopK(_, let seed), .randomProbabilityThreshold(_, let seed): seed
+        }
     }
 }
 
