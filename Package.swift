@@ -92,7 +92,7 @@ let package = Package(
             path: "Benchmarks/guided-bench"
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON"]),
+        .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON", "TestSupport"]),
         .testTarget(name: "ConstrainedDecodingTests", dependencies: ["ConstrainedDecoding", "PartialJSON", "TestSupport"]),
         .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates"]),
         .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "ChatTemplates", "ModelFetching", "GuidedKernels", "TestSupport"]),

@@ -11,8 +11,8 @@ enum SamplingArguments {
                    --dry-sequence-breaker S (repeatable), --min-p P, --logit-bias TOKEN(+|-)BIAS
                    (repeatable; -inf rules the token out): stages of the sampling chain, each
                    off unless given; --preset small-model|faithful: a repetition penalty, DRY
-                   and min-p where the schema leaves the text free (the default model's default),
-                   or none; --layout compact|indented|free;
+                   and min-p where the schema leaves the text free (SmolLM2's default),
+                   or none (every other model's); --layout compact|indented|free;
                    --no-fast-forward: the model writes the text the schema forces too
         """
 

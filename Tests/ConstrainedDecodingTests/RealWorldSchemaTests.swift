@@ -11,11 +11,14 @@ import TestSupport
 @Suite(.threadOfItsOwn) struct RealWorldSchemaTests {
     static let folder = ConformanceTests.suiteFolder.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("JSONSchemaBench-dev")
+    /// The corpus's files; the corpora are beside the repository, not in it.
+    static let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+    /// Skips a test, saying why, when the corpus is not there.
+    static let corpusIsPresent = ConditionTrait.enabled(
+        if: !files.isEmpty, "JSONSchemaBench-dev is not in the shared corpora ($GUIDED_CORPORA, else ../shared/corpora beside the repository)")
 
-    @Test func everyInstanceTheGrammarLetsThroughIsValid() throws {
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
-        // The corpora are beside the repository, not in it; without them there is nothing to read.
-        guard !files.isEmpty else { return }
+    @Test(RealWorldSchemaTests.corpusIsPresent) func everyInstanceTheGrammarLetsThroughIsValid() throws {
+        let files = Self.files
         let options = CompileOptions(extraProperties: .allow)
         var schemas = 0
         var compiled = 0
@@ -49,9 +52,8 @@ import TestSupport
     /// On every other schema, the indented layout lets through the same values as the compact
     /// one: each spelling of each instance is accepted in both layouts or in neither. The layout
     /// takes more automaton states, so a few schemas near the budget compile only compact.
-    @Test func indentedLayoutAcceptsTheSameValues() throws {
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
-        guard !files.isEmpty else { return }
+    @Test(RealWorldSchemaTests.corpusIsPresent) func indentedLayoutAcceptsTheSameValues() throws {
+        let files = Self.files
         let compact = CompileOptions(extraProperties: .allow)
         let indented = CompileOptions(whitespace: .indented(2), extraProperties: .allow)
         var compared = 0
@@ -99,9 +101,8 @@ import TestSupport
     /// On a sample of the schemas, the mask at each step of a valid instance's spelling holds
     /// exactly the tokens that the matcher accepts one by one, over a vocabulary cut from the
     /// instances themselves (keys, quotes, escapes and partial characters, as real ones have).
-    @Test func masksMatchTokenByTokenChecks() throws {
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
-        guard !files.isEmpty else { return }
+    @Test(RealWorldSchemaTests.corpusIsPresent) func masksMatchTokenByTokenChecks() throws {
+        let files = Self.files
         let options = CompileOptions(whitespace: .flexible(maximum: 20), extraProperties: .allow)
         var cases: [(grammar: CompiledGrammar, spelling: [UInt8])] = []
         var pieces = Set<[UInt8]>()

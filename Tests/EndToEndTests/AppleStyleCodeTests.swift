@@ -35,7 +35,8 @@ import Testing
     /// that the client found, never a wrong value.
     @Test func appleStyleCodeRunsAgainstLlamaServer() async throws {
         _ = try requireModel()
-        guard let server = try await LlamaServerProcess.start() else { return }
+        let server = try #require(
+            try await LlamaServerProcess.start(), "llama-server or its model is missing: run scripts/build-llama-server.sh and `guided fetch-model`")
         defer { server.stop() }
         try await runAppleStyleCode(on: OpenAICompatibleLanguageModel(baseURL: server.base, model: "qwen2.5-coder-0.5b", apiKey: nil), strict: false)
     }

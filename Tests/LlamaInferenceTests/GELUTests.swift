@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import LlamaInference
 
@@ -9,7 +10,7 @@ import Testing
     static func gelu(_ x: Double) -> Double { 0.5 * x * (1 + tanh((2 / Double.pi).squareRoot() * (x + 0.044715 * x * x * x))) }
 
     @Test func gateGoesThroughSixteenBits() {
-        var generator = KernelVariantTests.Generator(state: 13)
+        var generator = SeededGenerator(seed: 13)
         var inputs = (0..<4_000).map { _ in Float.random(in: -12...12, using: &generator) }
         inputs += [-10, -10.5, 10, 11, 0, -0.0001, 9.99, -9.99]
         let ups = inputs.indices.map { Float($0 % 7) - 3 }

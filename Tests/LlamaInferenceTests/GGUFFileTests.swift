@@ -94,7 +94,7 @@ import TestSupport
     @Test func truncatedAndCorruptedCopiesOfTheModelNeverCrash() throws {
         let file = try TestModel.require()
         let header = Array(file.bytes[0..<min(file.bytes.count, 2_000_000)])
-        var generator = SplitMix(seed: 5)
+        var generator = SeededGenerator(seed: 5)
         for _ in 0..<60 {
             let length = Int(generator.next() % UInt64(header.count))
             if case .success = read(Array(header[..<length])) { Issue.record("accepted the model cut at \(length)") }
@@ -107,18 +107,5 @@ import TestSupport
             }
             _ = read(copy)  // an error or a file; never a crash
         }
-    }
-}
-
-/// A small seeded generator for the corruption test.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GuidedKernels
 import Testing
+import TestSupport
 
 @testable import LlamaInference
 
@@ -8,15 +9,6 @@ import Testing
 /// type: the same quantized activations, and products and attention equal but for the order in
 /// which floats are added.
 @Suite struct KernelVariantTests {
-    /// A deterministic generator, so that a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state ^ (state >> 29)
-        }
-    }
-
     static let weightTypes: [GGMLType] = [.q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .q2_K, .q3_K, .q4_K, .q5_K, .q6_K, .iq4_nl]
 
     /// Where each type's blocks keep their half-precision scales and minimums.
@@ -32,7 +24,7 @@ import Testing
 
     /// `rows` rows of `blocks × 32` random weights of `type`, with scales (and minimums) between
     /// about -0.06 and 0.06.
-    static func matrix(_ type: GGMLType, rows: Int, blocks: Int, generator: inout Generator) -> [UInt8] {
+    static func matrix(_ type: GGMLType, rows: Int, blocks: Int, generator: inout SeededGenerator) -> [UInt8] {
         let typeBlocks = rows * blocks * 32 / type.blockSize
         var bytes = (0..<typeBlocks * type.blockBytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
         for block in 0..<typeBlocks {
@@ -99,7 +91,7 @@ import Testing
 
     @Test(arguments: KernelVariant.supported)
     func productsEqualThePortableOnes(_ variant: KernelVariant) {
-        var generator = Generator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         for type in Self.weightTypes {
             // K-quant rows are whole blocks of 256.
             // Batches of 8 and more take the grouped paths (AVX-512: two blocks per register, an
@@ -156,7 +148,7 @@ import Testing
     /// more vectors than the x86-64 kernels take in one pass.
     @Test(arguments: KernelVariant.supported)
     func batchProductsAreThoseOfOneVectorAtATime(_ variant: KernelVariant) {
-        var generator = Generator(state: 11)
+        var generator = SeededGenerator(seed: 11)
         for type in Self.weightTypes {
             let rows = 67
             for blocks in type.blockSize == 256 ? [8, 64] : [21, 64] {
@@ -183,7 +175,7 @@ import Testing
     /// depend on whether the CPU has AVX-512.
     @Test(.enabled(if: KernelVariant.avx512.isSupported && KernelVariant.avx2.isSupported))
     func theX86VariantsGiveTheSameProducts() {
-        var generator = Generator(state: 13)
+        var generator = SeededGenerator(seed: 13)
         for type in Self.weightTypes {
             let rows = 37
             for blocks in type.blockSize == 256 ? [8, 64] : [21, 64] {
@@ -204,7 +196,7 @@ import Testing
     /// quantized activations (which is what the integer products compute exactly, but for Q4_1's
     /// and Q5_1's minimums, which take 16-bit block sums).
     @Test func portableProductsAreThoseOfTheDequantizedWeights() {
-        var generator = Generator(state: 11)
+        var generator = SeededGenerator(seed: 11)
         for type in Self.weightTypes {
             let rows = 7, blocks = type.blockSize == 256 ? 16 : 6
             let matrix = Self.matrix(type, rows: rows, blocks: blocks, generator: &generator)
@@ -243,7 +235,7 @@ import Testing
     }
 
     /// Random half-precision numbers in -1...1.
-    static func randomHalves(_ count: Int, using generator: inout Generator) -> [UInt16] {
+    static func randomHalves(_ count: Int, using generator: inout SeededGenerator) -> [UInt16] {
         let floats = (0..<count).map { _ in Float.random(in: -1...1, using: &generator) }
         var halves = [UInt16](repeating: 0, count: count)
         guided_halves_from_floats(floats, count, &halves)
@@ -252,7 +244,7 @@ import Testing
 
     @Test(arguments: KernelVariant.supported)
     func attentionEqualsThePortableOne(_ variant: KernelVariant) {
-        var generator = Generator(state: 3)
+        var generator = SeededGenerator(seed: 3)
         for (count, dimension, stride) in [(1, 64, 192), (10, 64, 192), (37, 128, 256), (70, 256, 256), (6, 80, 80), (5, 20, 24)] {
             let query = (0..<dimension).map { _ in Float.random(in: -1...1, using: &generator) }
             let keys = Self.randomHalves(count * stride, using: &generator)
@@ -282,7 +274,7 @@ import Testing
     /// floats, within the 16-bit roundings of the query and of each sum in 16 bits (which a
     /// double computation without them would not show, so that they are seen to happen).
     @Test func portableAttentionMatchesDoubles() {
-        var generator = Generator(state: 5)
+        var generator = SeededGenerator(seed: 5)
         let (count, dimension) = (40, 64)
         let query = (0..<dimension).map { _ in Float.random(in: -2...2, using: &generator) }
         let keys = Self.randomHalves(count * dimension, using: &generator)
@@ -313,7 +305,7 @@ import Testing
     /// The conversion of the KV cache: as Swift's `Float16` rounds, on normal and subnormal
     /// numbers, ties, numbers that round to infinity, infinities and zeros.
     @Test func halvesRoundAsFloat16() {
-        var generator = Generator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         var floats: [Float] = [0, -0, 1, -1, 65504, 65519.99, 65520, -65520, 1e6, .infinity, -.infinity, 0x1p-14, 0x1p-24, 0x1p-25, 0x1.8p-25, 3e-8]
         // Exact ties between two half-precision numbers, both ways.
         floats += [1 + 0x1p-11, 1 + 3 * 0x1p-11, 0x1p-14 + 0x1p-25, 2049, 2051]

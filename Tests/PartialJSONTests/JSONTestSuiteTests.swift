@@ -1,6 +1,7 @@
 import Foundation
 import PartialJSON
 import Testing
+import TestSupport
 
 /// The JSONTestSuite parsing cases: `y_` must be accepted, `n_` rejected, and each `i_` case's
 /// outcome is the one written down here.

@@ -1,6 +1,7 @@
 import Foundation
 import PartialJSON
 import Testing
+import TestSupport
 
 /// Seeded random documents and seeded random mutations of them.
 @Suite struct RandomDocumentTests {

@@ -1,5 +1,6 @@
 import Foundation
 import PartialJSON
+import TestSupport
 
 /// Feeding helpers shared by the tests: one-shot parsing, chunked parsing, and the snapshot
 /// invariants.
