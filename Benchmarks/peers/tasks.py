@@ -3,8 +3,8 @@ tasks asked with a schema {reasoning, answer} and as free text, answers computed
 
   tasks.py make --out TASKS.jsonl [--count 50] [--seed 1]
       writes the tasks of three families, COUNT each, as prompts for guided-bench quality:
-        last-letters  the last letters of four words, joined
-        arithmetic    a word problem of three steps on whole numbers
+        last-letters  the last letters of two words, joined
+        arithmetic    a word problem of four steps on whole numbers, two of them products
         tracking      three people swap balls three times; the color one holds at the end
       each twice: with the schema (constrained) and without (free text, ending with a line
       "Answer: ...")
@@ -12,11 +12,12 @@ tasks asked with a schema {reasoning, answer} and as free text, answers computed
       asks llama-server the constrained records' chat messages, greedy, with the schema as
       response_format json_schema
   tasks.py score --tasks TASKS.jsonl RECORDS.jsonl ...
-      prints the accuracy per engine, family and way of asking
+      prints the accuracy per engine and records file, family and way of asking
 """
 
 import argparse
 import json
+import os
 import random
 import re
 import sys
@@ -30,8 +31,8 @@ WORDS = ("apple river stone cloud garden window silver tiger candle forest penci
 NAMES = ["Alice", "Bob", "Claire", "Dave", "Eve"]
 COLORS = ["red", "blue", "green", "yellow", "purple", "orange", "white", "black"]
 
-CONSTRAINED = "Think step by step in \"reasoning\", then give only the final answer in \"answer\"."
-FREE = "Think step by step, then give the final answer on the last line, as \"Answer: <answer>\"."
+CONSTRAINED = "Reason step by step, briefly, in \"reasoning\", then give only the final answer in \"answer\"."
+FREE = "Reason step by step, briefly, then give the final answer on the last line, as \"Answer: <answer>\"."
 
 
 def schema(answer_type):
@@ -40,21 +41,22 @@ def schema(answer_type):
 
 
 def last_letters(rng):
-    words = rng.sample(WORDS, 4)
-    question = "Take the last letter of each word in \"%s\" and join them, in order, into one string." % " ".join(words)
-    return question, "".join(word[-1] for word in words), "string"
+    first, second = rng.sample(WORDS, 2)
+    question = "Take the last letter of each of the words %s and %s, and join them, in order, into one string." % (first, second)
+    return question, first[-1] + second[-1], "string"
 
 
 def arithmetic(rng):
-    item, containers, person = rng.choice([("muffins", "trays", "A baker"), ("apples", "boxes", "A grocer"),
-                                           ("pencils", "packs", "A teacher"), ("stickers", "sheets", "A child")])
+    item, containers, person, used = rng.choice([("muffins", "trays", "A baker", "sells"), ("apples", "boxes", "A grocer", "sells"),
+                                                 ("pencils", "packs", "A teacher", "hands out"), ("stickers", "sheets", "A child", "gives away")])
     groups, size = rng.randint(3, 9), rng.randint(6, 15)
-    total = groups * size
-    sold = rng.randint(5, total // 2)
-    extra = rng.randint(2, 20)
-    question = ("%s has %d %s of %d %s each, uses %d of the %s, then gets %d more. How many %s are there now?"
-                % (person, groups, containers, size, item, sold, item, extra, item))
-    return question, total - sold + extra, "integer"
+    more_groups, more_size = rng.randint(2, 6), rng.randint(4, 12)
+    used_first = rng.randint(5, groups * size // 2)
+    used_then = rng.randint(3, min(20, groups * size - used_first + more_groups * more_size - 1))
+    question = ("%s has %d %s of %d %s each and %s %d of them. Then the %s gets %d more %s of %d %s each, and %s %d more. "
+                "How many %s are left?" % (person, groups, containers, size, item, used, used_first, person.split()[-1].lower(),
+                                           more_groups, containers, more_size, item, used, used_then, item))
+    return question, groups * size - used_first + more_groups * more_size - used_then, "integer"
 
 
 def tracking(rng):
@@ -78,11 +80,13 @@ FAMILIES = {"last-letters": last_letters, "arithmetic": arithmetic, "tracking": 
 
 
 def make(args):
-    rng = random.Random(args.seed)
+    # Each family draws from a generator of its own, so that changing one leaves the others'
+    # tasks as they were; the families take turns, so that a run's first answers cover them all.
+    generators = {family: random.Random("%s %d" % (family, args.seed)) for family in FAMILIES}
     with open(args.out, "w") as out:
-        for family, generate in FAMILIES.items():
-            for number in range(args.count):
-                question, answer, answer_type = generate(rng)
+        for number in range(args.count):
+            for family, generate in FAMILIES.items():
+                question, answer, answer_type = generate(generators[family])
                 task = {"family": family, "task": number, "answer": answer}
                 out.write(json.dumps(dict(task, way="constrained", prompt=question + "\n" + CONSTRAINED,
                                           schemaText=json.dumps(schema(answer_type)))) + "\n")
@@ -124,8 +128,8 @@ def normalized(text):
 
 
 def answer_of(record, way):
-    """The answer a record gives, or None: the schema's `answer`, or the free text's last
-    'Answer:' line."""
+    """The answer a record gives, or None: the schema's `answer`; in free text the last
+    'Answer:' line, or failing that the last \\boxed{...} or 'the final answer is ...'."""
     output = record.get("output")
     if output is None:
         return None
@@ -136,8 +140,11 @@ def answer_of(record, way):
             return json.loads(output).get("answer")
         except (ValueError, AttributeError):
             return None
-    found = re.findall(r"answer\s*[:=]\s*\**\s*(.+)", output, flags=re.IGNORECASE)
-    return found[-1].strip().strip("*").strip() if found else None
+    for pattern in (r"answer\s*[:=]\s*\**\s*(.+)", r"\\boxed\{(?:\\text\{)?([^{}]+)", r"final answer is\s*[:=]?\s*(.+)"):
+        found = re.findall(pattern, output, flags=re.IGNORECASE)
+        if found:
+            return found[-1].strip().strip("*").strip().rstrip(".").strip()
+    return None
 
 
 def correct(given, expected):
@@ -155,17 +162,17 @@ def score(args):
     for path in args.records:
         for record in load_jsonl(path):
             task = tasks[record["case"]]
-            key = (record["engine"], task["way"], task["family"])
+            key = ("%s (%s)" % (record["engine"], os.path.basename(path)), task["way"], task["family"])
             tally[key][1] += 1
             tally[key][0] += correct(answer_of(record, task["way"]), task["answer"])
-    print("%-28s %-12s %-13s %s" % ("engine", "asked", "family", "correct"))
+    print("%-40s %-12s %-13s %s" % ("engine (records)", "asked", "family", "correct"))
     totals = defaultdict(lambda: [0, 0])
     for (engine, way, family), (right, count) in sorted(tally.items()):
-        print("%-28s %-12s %-13s %3d/%-3d %5.1f%%" % (engine, way, family, right, count, 100.0 * right / count))
+        print("%-40s %-12s %-13s %3d/%-3d %5.1f%%" % (engine, way, family, right, count, 100.0 * right / count))
         totals[(engine, way)][0] += right
         totals[(engine, way)][1] += count
     for (engine, way), (right, count) in sorted(totals.items()):
-        print("%-28s %-12s %-13s %3d/%-3d %5.1f%%" % (engine, way, "all", right, count, 100.0 * right / count))
+        print("%-40s %-12s %-13s %3d/%-3d %5.1f%%" % (engine, way, "all", right, count, 100.0 * right / count))
 
 
 def main():
