@@ -79,38 +79,38 @@ extension SystemLanguageModel: LanguageModel {
             if !hasTools { generator.onSettledText = { settled.advance(to: $0) } }
             let running = generator
             let isText = request.schema == nil
-            let output = try await withTaskCancellationHandler {
+            let (output, lastSnapshot) = try await withTaskCancellationHandler {
                 async let output = onDetachedThread {
                     defer { continuation.finish() }
                     // In a tool turn the answer is a part of the turn: each snapshot of it is sent whole.
                     return try running.run { content in if hasTools { continuation.yield(.replace(Self.text(of: content, isText: isText))) } }
                 }
-                var replaced: String?
+                var lastSnapshot: String?
                 for await change in changes {
                     switch change {
                     case .append(let delta): await channel.send(.response(action: .appendText(delta, tokenCount: 0)))
                     case .replace(let text):
-                        replaced = text
+                        lastSnapshot = text
                         await channel.send(.response(action: .replaceTextSegment(text, tokenCount: 0)))
                     }
                 }
-                return (try await output, replaced)
+                return (try await output, lastSnapshot)
             } onCancel: {
                 cancellation.cancel()
             }
-            let statistics = output.0.statistics
-            if output.0.isToolCalls {
-                for call in ToolTurnFormat.calls(in: output.0.content) {
+            let statistics = output.statistics
+            if output.isToolCalls {
+                for call in ToolTurnFormat.calls(in: output.content) {
                     await channel.send(
                         .toolCalls(action: .toolCall(id: call.id, name: call.toolName, action: .appendArguments(call.arguments.jsonString, tokenCount: 0))))
                 }
             } else if hasTools {
-                let text = Self.text(of: output.0.content, isText: isText)
-                if text != output.1 { await channel.send(.response(action: .replaceTextSegment(text, tokenCount: 0))) }
+                let text = Self.text(of: output.content, isText: isText)
+                if text != lastSnapshot { await channel.send(.response(action: .replaceTextSegment(text, tokenCount: 0))) }
             } else {
                 // The rest of the text; a text whose loop was cut before what was already sent
                 // ends where the sent text ends.
-                let text = output.0.text
+                let text = output.text
                 let sent = settled.sent
                 if text.utf8.starts(with: sent.utf8), let rest = String(text.utf8.dropFirst(sent.utf8.count)), !rest.isEmpty {
                     await channel.send(.response(action: .appendText(rest, tokenCount: 0)))

@@ -35,13 +35,6 @@ extension LanguageModelSession {
             self.metadata = metadata.mapValues(\.generatedContent)
         }
 
-        /// The counts of a generation's statistics (this engine does not reason apart).
-        init(_ statistics: GenerationStatistics) {
-            self.init(
-                input: Input(totalTokenCount: statistics.promptTokens, cachedTokenCount: statistics.cachedPromptTokens),
-                output: Output(totalTokenCount: statistics.responseTokens, reasoningTokenCount: 0))
-        }
-
         /// No tokens.
         static let zero = Usage(input: Input(totalTokenCount: 0, cachedTokenCount: 0), output: Output(totalTokenCount: 0, reasoningTokenCount: 0))
 
