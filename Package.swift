@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "ChatTemplates", "ModelFetching", "GuidedKernels", "TestSupport"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
-        .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration"]),
+        .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration", "ConstrainedDecoding"]),
         .testTarget(name: "HTTPWireTests", dependencies: ["HTTPWire"]),
         .testTarget(name: "GuidedServerTests", dependencies: ["GuidedServer", "GuidedGeneration", "HTTPWire", "PartialJSON"]),
         .testTarget(

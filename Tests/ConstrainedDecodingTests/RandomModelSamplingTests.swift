@@ -40,7 +40,7 @@ import Testing
                 logits[Int(UInt8(ascii: "\""))] += 4
                 // Favour ending once the document may end, so that most runs finish.
                 if matcher.isAccepting { logits[Int(Self.vocabulary.endOfText)] = 100 }
-                let token = try #require(logits.withUnsafeBufferPointer { sampler.sample(logits: $0, matcher: matcher, mask: &mask) })
+                let token = try #require(logits.withUnsafeBufferPointer { sampler.sample(logits: $0, constraint: matcher, mask: &mask) })
                 #expect(matcher.advance(token: token))
                 if token == Self.vocabulary.endOfText { break }
                 output += Self.vocabulary.tokens[Int(token)]
@@ -65,7 +65,7 @@ import Testing
             var logits = [Float](repeating: 0, count: Self.vocabulary.count)
             while tokens.count < 200, !matcher.isTerminated {
                 for index in logits.indices { logits[index] = Float(logitsRandom.nextUnit() * 6) }
-                guard let token = logits.withUnsafeBufferPointer({ sampler.sample(logits: $0, matcher: matcher, mask: &mask) }) else { break }
+                guard let token = logits.withUnsafeBufferPointer({ sampler.sample(logits: $0, constraint: matcher, mask: &mask) }) else { break }
                 matcher.advance(token: token)
                 tokens.append(token)
             }

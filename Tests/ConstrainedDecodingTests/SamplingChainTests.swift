@@ -126,9 +126,42 @@ import Testing
         var mask = TokenBitset(capacity: tokens.count)
         #expect(matcher.advance(bytes: #"{"a":""#.utf8))
         #expect(matcher.isInFreeText)
-        #expect(logits.withUnsafeBufferPointer { chain.sample(logits: $0, matcher: matcher, mask: &mask) } == Int32(UInt8(ascii: "z")))
+        #expect(logits.withUnsafeBufferPointer { chain.sample(logits: $0, constraint: matcher, mask: &mask) } == Int32(UInt8(ascii: "z")))
         #expect(matcher.advance(bytes: #"","b":""#.utf8))
         #expect(!matcher.isInFreeText)
-        #expect(logits.withUnsafeBufferPointer { chain.sample(logits: $0, matcher: matcher, mask: &mask) } == Int32(UInt8(ascii: "x")))
+        #expect(logits.withUnsafeBufferPointer { chain.sample(logits: $0, constraint: matcher, mask: &mask) } == Int32(UInt8(ascii: "x")))
+    }
+
+    /// A fixed set of allowed tokens, free text or not: a source of masks that is not a grammar.
+    struct FixedMask: TokenConstraint {
+        var allowed: Set<Int32>
+        var isInFreeText: Bool
+        func canAdvance(token: Int32) -> Bool { allowed.contains(token) }
+        func allowedTokens(into mask: inout TokenBitset) {
+            mask.removeAll()
+            for token in allowed { mask.insert(token) }
+        }
+    }
+
+    /// The chain reads masks from any constraint: greedy takes the best allowed token, a draw
+    /// never leaves the mask, and the free-text settings follow the constraint's say.
+    @Test func theChainSamplesUnderAnyConstraint() {
+        let logits: [Float] = [5, 4, 3, 2, 1]
+        var mask = TokenBitset(capacity: logits.count)
+        var greedy = SamplingChain()
+        let allowed = FixedMask(allowed: [2, 4], isInFreeText: false)
+        #expect(logits.withUnsafeBufferPointer { greedy.sample(logits: $0, constraint: allowed, mask: &mask) } == 2)
+        #expect(mask.ids == [2, 4], "the best token was refused, so the mask was read")
+        let none = FixedMask(allowed: [], isInFreeText: false)
+        #expect(logits.withUnsafeBufferPointer { greedy.sample(logits: $0, constraint: none, mask: &mask) } == nil)
+        var random = SamplingChain(settings: SamplingSettings(temperature: 1), seed: 7)
+        for _ in 0..<50 {
+            let token = logits.withUnsafeBufferPointer { random.sample(logits: $0, constraint: allowed, mask: &mask) }
+            #expect(token == 2 || token == 4)
+        }
+        var preset = SamplingChain(settings: SamplingSettings(temperature: 0), freeTextSettings: SamplingSettings(logitBias: [2: -5]))
+        #expect(logits.withUnsafeBufferPointer { preset.sample(logits: $0, constraint: allowed, mask: &mask) } == 2)
+        let free = FixedMask(allowed: [2, 4], isInFreeText: true)
+        #expect(logits.withUnsafeBufferPointer { preset.sample(logits: $0, constraint: free, mask: &mask) } == 4)
     }
 }

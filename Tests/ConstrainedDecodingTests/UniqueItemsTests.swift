@@ -106,7 +106,7 @@ import Testing
             while !matcher.isTerminated, output.count < 200 {
                 for index in logits.indices { logits[index] = Float(logitsRandom.nextUnit() * 8) }
                 for index in 256..<tokens.count - 1 { logits[index] += 6 }
-                let token = try #require(logits.withUnsafeBufferPointer { sampler.sample(logits: $0, matcher: matcher, mask: &mask) }, "seed \(seed) stuck after \(String(decoding: output, as: UTF8.self))")
+                let token = try #require(logits.withUnsafeBufferPointer { sampler.sample(logits: $0, constraint: matcher, mask: &mask) }, "seed \(seed) stuck after \(String(decoding: output, as: UTF8.self))")
                 #expect(matcher.advance(token: token))
                 output += vocabulary.tokens[Int(token)]
             }

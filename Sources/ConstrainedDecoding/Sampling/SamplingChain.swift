@@ -1,12 +1,14 @@
-/// Picks each next token from a model's logits, among the tokens a grammar allows: the sampling
-/// chain, whose stages run in the order ``SamplingSettings`` gives (biases and penalties, the
-/// grammar's mask, top-k, top-p, min-p, the temperature and the draw), each only when set.
+/// Picks each next token from a model's logits, among the tokens a constraint allows: the
+/// sampling chain, whose stages run in the order ``SamplingSettings`` gives (biases and penalties,
+/// the constraint's mask, top-k, top-p, min-p, the temperature and the draw), each only when set.
+/// It reads masks through ``TokenConstraint`` (a ``GrammarMatcher``, or any other source) and
+/// never drives a grammar itself: the caller advances the grammar with the token chosen.
 ///
 /// With nothing set beyond the temperature, the choice is the model's: greedy takes the most
 /// likely allowed token, and random sampling draws from the model's distribution over the
 /// allowed tokens. A second set of settings, ``freeTextSettings`` (a preset's), fills in what
-/// ``settings`` leaves unset, only where the grammar leaves the characters free (see
-/// ``GrammarMatcher/isInFreeText``): never inside an `enum`, `const`, `pattern` or `format`
+/// ``settings`` leaves unset, only where the constraint leaves the characters free (see
+/// ``TokenConstraint/isInFreeText``): never inside an `enum`, `const`, `pattern` or `format`
 /// value, a number or the JSON structure.
 ///
 /// The logits are read, never written: the stages that change them work on a copy.
@@ -38,23 +40,23 @@ public struct SamplingChain: Sendable {
     }
 
     /// The next token after `history` (the tokens of the context, oldest first, of which the
-    /// last `responseLength` are the response's; all when `nil`): the best one the grammar allows
-    /// when greedy, else one drawn among them (`mask` is filled then). `nil` when the grammar
-    /// allows no token.
+    /// last `responseLength` are the response's; all when `nil`): the best one `constraint`
+    /// allows when greedy, else one drawn among them (`mask` is filled then). `nil` when
+    /// `constraint` allows no token.
     public mutating func sample(
-        logits: UnsafeBufferPointer<Float>, history: ArraySlice<Int32> = [], responseLength: Int? = nil, matcher: GrammarMatcher,
-        mask: inout TokenBitset
+        logits: UnsafeBufferPointer<Float>, history: ArraySlice<Int32> = [], responseLength: Int? = nil,
+        constraint: some TokenConstraint, mask: inout TokenBitset
     ) -> Int32? {
-        let active = freeTextSettings != nil && matcher.isInFreeText ? freeTextSettings ?? settings : settings
+        let active = freeTextSettings != nil && constraint.isInFreeText ? freeTextSettings ?? settings : settings
         return withAdjustedLogits(logits, history: history, responseLength: responseLength, active: active) { chain, logits in
             // The model's own choice is tried first (one check): the full mask only when refused.
-            if active.isGreedy, let best = Self.best(in: logits, allowed: nil), matcher.canAdvance(token: best) { return best }
-            matcher.allowedTokens(into: &mask)
+            if active.isGreedy, let best = Self.best(in: logits, allowed: nil), constraint.canAdvance(token: best) { return best }
+            constraint.allowedTokens(into: &mask)
             return chain.choose(from: logits, allowed: mask, settings: active)
         }
     }
 
-    /// A token chosen among `allowed` after `history`, without a grammar; `inFreeText` says
+    /// A token chosen among `allowed` after `history`, given as a mask; `inFreeText` says
     /// whether ``freeTextSettings`` apply.
     public mutating func choose(
         logits: UnsafeBufferPointer<Float>, history: ArraySlice<Int32> = [], responseLength: Int? = nil, allowed: TokenBitset?,

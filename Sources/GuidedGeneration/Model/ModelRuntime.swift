@@ -31,8 +31,11 @@ final class ModelRuntime: Sendable {
 
     /// The grammar of a JSON Schema, compiled once with its slowest masks; `lenient` drops the keywords that cannot be
     /// enforced while generating (the final value is then checked against the whole schema);
-    /// `layout` says where whitespace goes.
-    func grammar(forJSONSchema schema: JSONValue, lenient: Bool = false, layout: JSONLayout = .compact) throws(SchemaError) -> CompiledGrammar {
+    /// `layout` says where whitespace goes; `compiled` is the schema already compiled compact (a
+    /// ``GenerationSchema``'s document), used where that is the grammar due.
+    func grammar(
+        forJSONSchema schema: JSONValue, lenient: Bool = false, layout: JSONLayout = .compact, compiled: CompiledGrammar? = nil
+    ) throws(SchemaError) -> CompiledGrammar {
         let key = (lenient ? "lenient:" : "") + "\(layout):" + schema.jsonString
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
         let grammar: CompiledGrammar
@@ -42,12 +45,22 @@ final class ModelRuntime: Sendable {
             case .indented(let indent): .indented(indent)
             case .free: .llamaCpp
             }
-        do {
-            grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(whitespace: whitespace, isLenient: lenient))
-        } catch {
-            // The layout's whitespace takes states; a schema near the budget is written compact.
-            guard case .tooLarge = error, layout != .compact else { throw error }
-            grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(isLenient: lenient))
+        let compact = CompileOptions(isLenient: lenient)
+        let compiled = compiled.flatMap { $0.options == compact ? $0 : nil }
+        if layout == .compact, let compiled {
+            grammar = compiled
+        } else {
+            do {
+                grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(whitespace: whitespace, isLenient: lenient))
+            } catch {
+                // The layout's whitespace takes states; a schema near the budget is written compact.
+                guard case .tooLarge = error, layout != .compact else { throw error }
+                if let compiled {
+                    grammar = compiled
+                } else {
+                    grammar = try CompiledGrammar(jsonSchema: schema, options: compact)
+                }
+            }
         }
         // The masks slowest to compute at first use (the first inside strings of a pattern or a
         // format) are computed now, once per schema, bounded in time and memory.

@@ -16,12 +16,16 @@ extension GenerationSchema {
         do {
             self = try JSONSchemaReader.read(jsonSchema)
         } catch {
+            // The engine reads the document itself: the grammar that says whether it can is kept,
+            // and answers laid out compact use it as it is.
+            let grammar: CompiledGrammar
             do {
-                _ = try CompiledGrammar(jsonSchema: jsonSchema)
+                grammar = try CompiledGrammar(jsonSchema: jsonSchema)
             } catch let engineError {
                 throw JSONSchemaError(engineError)
             }
             self.init(root: SchemaNode(title: jsonSchema["title"]?.stringValue, .document(jsonSchema)))
+            compiledDocument = grammar
         }
     }
 
@@ -37,14 +41,16 @@ extension GenerationSchema {
             try self.init(jsonSchema: jsonSchema)
             return
         }
+        let grammar: CompiledGrammar
         do {
-            _ = try CompiledGrammar(jsonSchema: jsonSchema, options: CompileOptions(isLenient: true))
+            grammar = try CompiledGrammar(jsonSchema: jsonSchema, options: CompileOptions(isLenient: true))
             _ = try SchemaValidator(jsonSchema: jsonSchema)
         } catch {
             throw JSONSchemaError(error)
         }
         self.init(root: SchemaNode(title: jsonSchema["title"]?.stringValue, .document(jsonSchema)))
         isLenient = true
+        compiledDocument = grammar
     }
 
     /// Reads JSON Schema text, leniently when `lenient` (see ``init(jsonSchema:lenient:)-(JSONValue,_)``).

@@ -1,3 +1,4 @@
+import ConstrainedDecoding
 import PartialJSON
 
 /// What a model may generate for a type: its properties in declaration order, their types and
@@ -15,6 +16,10 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
     var rootType: ObjectIdentifier?
     /// Whether the schema was read leniently (``init(jsonSchema:lenient:)``).
     public internal(set) var isLenient = false
+    /// For a document the engine reads itself (``SchemaNode/Kind/document(_:)``), the grammar
+    /// compiled when it was read, compact: reading it is compiling it, and nothing is compiled
+    /// twice for an answer laid out compact.
+    var compiledDocument: CompiledGrammar?
 
     init(root: SchemaNode, definitions: [(name: String, node: SchemaNode)] = [], rootType: ObjectIdentifier? = nil) {
         self.root = root

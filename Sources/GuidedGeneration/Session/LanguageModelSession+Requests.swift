@@ -156,7 +156,8 @@ extension LanguageModelSession {
         }
         do {
             let layout = layout ?? (tools == nil ? runtime.model.jsonIndentation.map(JSONLayout.indented) : nil) ?? .compact
-            return try runtime.grammar(forJSONSchema: schema, lenient: answer?.isLenient ?? false, layout: layout)
+            return try runtime.grammar(
+                forJSONSchema: schema, lenient: answer?.isLenient ?? false, layout: layout, compiled: tools == nil ? answer?.compiledDocument : nil)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be enforced: \(error)"))
         }

@@ -225,7 +225,7 @@ private final class Turn {
             }
             if let budget, statistics.responseTokens >= budget { throw Stop.budget }
             guard let token = chain.sample(
-                logits: logits, history: generator.cache.tokens[...], responseLength: statistics.responseTokens, matcher: matcher, mask: &mask
+                logits: logits, history: generator.cache.tokens[...], responseLength: statistics.responseTokens, constraint: matcher, mask: &mask
             ) else {
                 throw Stop.noToken
             }
