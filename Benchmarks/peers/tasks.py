@@ -1,13 +1,15 @@
 """Task accuracy with exact answers, after JSONSchemaBench's quality study: the same generated
 tasks asked with a schema {reasoning, answer} and as free text, answers computed here.
 
-  tasks.py make --out TASKS.jsonl [--count 50] [--seed 1]
+  tasks.py make --out TASKS.jsonl [--count 50] [--seed 1] [--shots 0]
       writes the tasks of three families, COUNT each, as prompts for guided-bench quality:
         last-letters  the last letters of two words, joined
         arithmetic    a word problem of four steps on whole numbers, two of them products
         tracking      three people swap balls three times; the color one holds at the end
       each twice: with the schema (constrained) and without (free text, ending with a line
-      "Answer: ...")
+      "Answer: ..."); with --shots K, each prompt first shows K worked tasks of its family (drawn
+      apart from the tasks), the same steps in both ways: as a JSON value {reasoning, answer}
+      when constrained, as lines and a last "Answer:" line in free text
   tasks.py peer --server URL --records guided.jsonl --out peer.jsonl [--max-tokens N]
       asks llama-server the constrained records' chat messages, greedy, with the schema as
       response_format json_schema
@@ -43,7 +45,9 @@ def schema(answer_type):
 def last_letters(rng):
     first, second = rng.sample(WORDS, 2)
     question = "Take the last letter of each of the words %s and %s, and join them, in order, into one string." % (first, second)
-    return question, first[-1] + second[-1], "string"
+    steps = ["The last letter of %s is %s." % (first, first[-1]), "The last letter of %s is %s." % (second, second[-1]),
+             "Joined in order: %s." % (first[-1] + second[-1])]
+    return question, first[-1] + second[-1], "string", steps
 
 
 def arithmetic(rng):
@@ -56,7 +60,13 @@ def arithmetic(rng):
     question = ("%s has %d %s of %d %s each and %s %d of them. Then the %s gets %d more %s of %d %s each, and %s %d more. "
                 "How many %s are left?" % (person, groups, containers, size, item, used, used_first, person.split()[-1].lower(),
                                            more_groups, containers, more_size, item, used, used_then, item))
-    return question, groups * size - used_first + more_groups * more_size - used_then, "integer"
+    start, bought = groups * size, more_groups * more_size
+    steps = ["%d %s of %d is %d x %d = %d." % (groups, containers, size, groups, size, start),
+             "After %d: %d - %d = %d." % (used_first, start, used_first, start - used_first),
+             "%d more %s of %d is %d x %d = %d, so %d + %d = %d." % (more_groups, containers, more_size, more_groups, more_size, bought,
+                                                               start - used_first, bought, start - used_first + bought),
+             "After %d more: %d - %d = %d." % (used_then, start - used_first + bought, used_then, start - used_first + bought - used_then)]
+    return question, start - used_first + bought - used_then, "integer", steps
 
 
 def tracking(rng):
@@ -65,15 +75,20 @@ def tracking(rng):
     holding = dict(zip(people, colors))
     start = ", ".join("%s has %s %s ball" % (person, "an" if holding[person][0] in "aeiou" else "a", holding[person])
                       for person in people)
+    def state():
+        return ", ".join("%s %s" % (person, holding[person]) for person in people)
     steps = []
+    worked = ["At the start: %s." % state()]
     for _ in range(3):
         a, b = rng.sample(people, 2)
         holding[a], holding[b] = holding[b], holding[a]
         steps.append("%s and %s swap balls" % (a, b))
+        worked.append("%s: %s." % (steps[-1], state()))
     asked = rng.choice(people)
     question = ("%s. First, %s. Then %s. Finally, %s. What color is the ball %s has at the end?"
                 % (start, steps[0], steps[1], steps[2], asked))
-    return question, holding[asked], "string"
+    worked.append("At the end %s has %s." % (asked, holding[asked]))
+    return question, holding[asked], "string", worked
 
 
 FAMILIES = {"last-letters": last_letters, "arithmetic": arithmetic, "tracking": tracking}
@@ -83,14 +98,32 @@ def make(args):
     # Each family draws from a generator of its own, so that changing one leaves the others'
     # tasks as they were; the families take turns, so that a run's first answers cover them all.
     generators = {family: random.Random("%s %d" % (family, args.seed)) for family in FAMILIES}
+    # The worked examples come from generators of their own, so that the tasks are the same
+    # with and without them.
+    shots = {family: [generate(random.Random("%s %d example %d" % (family, args.seed, shot))) for shot in range(args.shots)]
+             for family, generate in FAMILIES.items()}
     with open(args.out, "w") as out:
         for number in range(args.count):
             for family, generate in FAMILIES.items():
-                question, answer, answer_type = generate(generators[family])
-                task = {"family": family, "task": number, "answer": answer}
-                out.write(json.dumps(dict(task, way="constrained", prompt=question + "\n" + CONSTRAINED,
+                question, answer, answer_type, _ = generate(generators[family])
+                task = {"family": family, "task": number, "answer": answer, "shots": args.shots}
+                out.write(json.dumps(dict(task, way="constrained", prompt=examples(shots[family], "constrained") + question + "\n" + CONSTRAINED,
                                           schemaText=json.dumps(schema(answer_type)))) + "\n")
-                out.write(json.dumps(dict(task, way="free", prompt=question + "\n" + FREE)) + "\n")
+                out.write(json.dumps(dict(task, way="free", prompt=examples(shots[family], "free") + question + "\n" + FREE)) + "\n")
+
+
+def examples(worked, way):
+    """Worked tasks shown before a task: the same steps in both ways, as the way asks for them."""
+    if not worked:
+        return ""
+    text = "Worked examples:\n\n"
+    for question, answer, _, steps in worked:
+        if way == "constrained":
+            response = json.dumps({"reasoning": "\n".join(steps), "answer": answer})
+        else:
+            response = "\n".join(steps) + "\nAnswer: %s" % answer
+        text += "Question: %s\nResponse:\n%s\n\n" % (question, response)
+    return text + "Now this question:\n"
 
 
 def load_jsonl(path):
@@ -182,6 +215,7 @@ def main():
     making.add_argument("--out", required=True)
     making.add_argument("--count", type=int, default=50)
     making.add_argument("--seed", type=int, default=1)
+    making.add_argument("--shots", type=int, default=0)
     asking = commands.add_parser("peer")
     asking.add_argument("--server", required=True)
     asking.add_argument("--records", required=True)

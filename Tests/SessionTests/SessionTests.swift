@@ -127,6 +127,16 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         #expect(zip(texts, texts.dropFirst()).allSatisfy { $1.hasPrefix($0) })
     }
 
+    /// Each snapshot carries the request's output tokens so far: they grow with the text.
+    @Test func snapshotsCarryTheUsageSoFar() async throws {
+        let session = session(ScriptedModel(replies: ["One two three four five"]))
+        var counts: [Int] = []
+        for try await snapshot in session.streamResponse(to: "Count") { counts.append(snapshot.usage.output.totalTokenCount) }
+        #expect(counts.count > 2)
+        #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(try #require(counts.last) > 0)
+    }
+
     @Test func followUpSeesTheEarlierTurnAndReusesTheCache() async throws {
         let model = ScriptedModel(replies: ["First answer", "Second answer"])
         let session = session(model)

@@ -76,7 +76,7 @@ extension SystemLanguageModel: LanguageModel {
                 runtime: runtime, cache: cache, prompt: prompt, grammar: grammar, isToolTurn: hasTools,
                 answerIsText: request.schema == nil, options: request.generationOptions, cancellation: cancellation)
             let settled = SettledText(continuation)
-            if !hasTools { generator.onSettledText = { settled.advance(to: $0) } }
+            if !hasTools { generator.onSettledText = { settled.advance(to: $0, tokenCount: $1) } }
             let running = generator
             let isText = request.schema == nil
             let (output, lastSnapshot) = try await withTaskCancellationHandler {
@@ -88,7 +88,7 @@ extension SystemLanguageModel: LanguageModel {
                 var lastSnapshot: String?
                 for await change in changes {
                     switch change {
-                    case .append(let delta): await channel.send(.response(action: .appendText(delta, tokenCount: 0)))
+                    case .append(let delta, let tokens): await channel.send(.response(action: .appendText(delta, tokenCount: tokens)))
                     case .replace(let text):
                         lastSnapshot = text
                         await channel.send(.response(action: .replaceTextSegment(text, tokenCount: 0)))
@@ -113,7 +113,7 @@ extension SystemLanguageModel: LanguageModel {
                 let text = output.text
                 let sent = settled.sent
                 if text.utf8.starts(with: sent.utf8), let rest = String(text.utf8.dropFirst(sent.utf8.count)), !rest.isEmpty {
-                    await channel.send(.response(action: .appendText(rest, tokenCount: 0)))
+                    await channel.send(.response(action: .appendText(rest, tokenCount: max(0, statistics.responseTokens - settled.tokenCount))))
                 }
             }
             await channel.send(
@@ -133,8 +133,8 @@ extension SystemLanguageModel: LanguageModel {
 
 /// A change of the response's text, as the executor sends it.
 private enum TextChange: Sendable {
-    /// Text added at the end.
-    case append(String)
+    /// Text added at the end, and the tokens written since the last change.
+    case append(String, tokens: Int)
     /// The whole text so far.
     case replace(String)
 }
@@ -142,7 +142,7 @@ private enum TextChange: Sendable {
 /// The text of a response sent so far, as whole characters: each settled prefix that goes
 /// beyond it sends the difference.
 private final class SettledText: Sendable {
-    private let state = Mutex<(byteCount: Int, text: String)>((0, ""))
+    private let state = Mutex<(byteCount: Int, text: String, tokenCount: Int)>((0, "", 0))
     private let continuation: AsyncStream<TextChange>.Continuation
 
     init(_ continuation: AsyncStream<TextChange>.Continuation) {
@@ -150,8 +150,12 @@ private final class SettledText: Sendable {
     }
 
     var sent: String { state.withLock { $0.text } }
+    /// The response tokens the text sent so far counted.
+    var tokenCount: Int { state.withLock { $0.tokenCount } }
 
-    func advance(to prefix: ArraySlice<UInt8>) {
+    /// Sends what `prefix` settles beyond the text sent, counting the tokens written since, of
+    /// `tokenCount` in all.
+    func advance(to prefix: ArraySlice<UInt8>, tokenCount: Int) {
         state.withLock { state in
             // Up to three bytes of a character still being written stay for later.
             var end = prefix.endIndex
@@ -159,7 +163,8 @@ private final class SettledText: Sendable {
                 if let delta = String(validating: prefix[(prefix.startIndex + state.byteCount)..<end], as: UTF8.self) {
                     state.byteCount = end - prefix.startIndex
                     state.text += delta
-                    continuation.yield(.append(delta))
+                    continuation.yield(.append(delta, tokens: tokenCount - state.tokenCount))
+                    state.tokenCount = tokenCount
                     return
                 }
                 end -= 1

@@ -14,6 +14,9 @@ public final class SystemLanguageModel: Sendable {
         case available
         /// The model cannot be used now, for this reason.
         case unavailable(UnavailableReason)
+
+        /// Why the model cannot be used, under the name Apple's framework also gives it.
+        public typealias UnavailableReason = SystemLanguageModel.UnavailableReason
     }
 
     /// Why the model cannot be used.

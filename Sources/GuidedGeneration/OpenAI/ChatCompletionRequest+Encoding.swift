@@ -48,7 +48,7 @@ extension ChatCompletionRequest {
     /// A name for `response_format`: the schema's title, made of the characters the protocol
     /// allows, else `response`.
     static func name(of schema: GenerationSchema) -> String {
-        let allowed = (schema.name ?? "").unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }
+        let allowed = (schema.typeName ?? "").unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }
         return allowed.isEmpty ? "response" : String(String.UnicodeScalarView(allowed.prefix(64)))
     }
 }

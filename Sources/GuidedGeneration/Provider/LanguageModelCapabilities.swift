@@ -21,6 +21,12 @@ public struct LanguageModelCapabilities: Sendable {
         self.capabilities = Set(capabilities)
     }
 
+    /// A set of capabilities, with the argument label of Apple's earlier betas, which code
+    /// written for them (Apple's own utilities among it) still uses.
+    public init(capabilities: [Capability]) {
+        self.init(capabilities)
+    }
+
     /// Whether the model has `capability`.
     public func contains(_ capability: Capability) -> Bool {
         capabilities.contains(capability)

@@ -51,8 +51,13 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
             rootType: ObjectIdentifier(type))
     }
 
-    /// The name of the type the schema describes, if it has one.
-    var name: String? { root.title }
+    /// The name of the type the schema describes, if it has one (its `title` in JSON Schema).
+    var typeName: String? { root.title }
+
+    /// The schema's name: the name of the type it describes (a Swift type's, a dynamic schema's,
+    /// a JSON Schema document's `title`), else `response`. Served models receive it as the
+    /// name of the response format.
+    public var name: String { typeName ?? "response" }
 
     static func name(of type: any Generable.Type) -> String {
         String(describing: type)

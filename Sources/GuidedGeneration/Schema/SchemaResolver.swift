@@ -15,12 +15,12 @@ struct SchemaResolver {
         for (name, _) in schema.definitions {
             guard resolver.usedNames.insert(name).inserted else {
                 throw GenerationSchema.SchemaError.duplicateType(
-                    schema: schema.name, type: name,
+                    schema: schema.typeName, type: name,
                     context: .init(debugDescription: "Two definitions are named '\(name)'."))
             }
             resolver.definitions.append((name, nil))
         }
-        let root = try resolver.resolve(schema.root, at: schema.name ?? "root")
+        let root = try resolver.resolve(schema.root, at: schema.typeName ?? "root")
         for (index, definition) in schema.definitions.enumerated() {
             resolver.definitions[index].node = try resolver.resolve(definition.node, at: definition.name)
         }

@@ -17,14 +17,15 @@ extension LanguageModelSession {
     }
 
     /// Answers a request: turns of the model through its executor, each turn's events read from
-    /// the channel as they come (each change of the response reported to `onSnapshot`), the
+    /// the channel as they come (each change of the response reported to `onSnapshot`, with the
+    /// request's token totals so far), the
     /// tools the model calls run between turns, until it answers; the final content is checked
     /// against the whole schema (a lenient schema's dropped keywords, a served model's own
     /// enforcement that may fall short). The session must have been marked busy; it is free
     /// again when this returns, with the request's entries appended to the transcript when it
     /// succeeded and the transcript as it was when it failed.
     func perform(
-        _ request: Request, transcript: Transcript, cancellation: CancellationFlag, onSnapshot: @escaping @Sendable (GeneratedContent) -> Void
+        _ request: Request, transcript: Transcript, cancellation: CancellationFlag, onSnapshot: @escaping @Sendable (GeneratedContent, Usage) -> Void
     ) async throws -> Outcome {
         var committed: [Transcript.Entry] = []
         var statistics = GenerationStatistics()
@@ -53,9 +54,10 @@ extension LanguageModelSession {
                 contextOptions: ContextOptions(includeSchemaInPrompt: request.includeSchemaInPrompt, reasoningLevel: request.contextOptions.reasoningLevel),
                 metadata: request.metadata)
             var turn: ChannelTurn
+            let earlierTurns = usage
             do {
                 turn = try await model.turn(turnRequest, json: request.schema != nil, cancellation: cancellation) { turn, content in
-                    if let content, turn.calls.isEmpty { onSnapshot(content) }
+                    if let content, turn.calls.isEmpty { onSnapshot(content, earlierTurns.adding(turn.usage)) }
                 }
             } catch let error as LanguageModelError {
                 // The errors the session's own API names are thrown as those.
@@ -71,7 +73,7 @@ extension LanguageModelSession {
                     try Self.check(
                         content, against: schema,
                         failure: schema.isLenient ? "The response breaks a keyword that was only checked after generating" : "The model's response does not match the schema")
-                    segment = .structure(Transcript.StructuredSegment(source: schema.name ?? "response", content: content))
+                    segment = .structure(Transcript.StructuredSegment(source: schema.name, content: content))
                 } else {
                     segment = .text(Transcript.TextSegment(content: turn.responseText))
                 }
@@ -172,7 +174,7 @@ extension LanguageModelSession {
         let transcript = try beginResponding()
         let cancellation = CancellationFlag()
         return try await withTaskCancellationHandler {
-            try await perform(request, transcript: transcript, cancellation: cancellation) { _ in }
+            try await perform(request, transcript: transcript, cancellation: cancellation) { _, _ in }
         } onCancel: {
             cancellation.cancel()
         }
@@ -192,8 +194,8 @@ extension LanguageModelSession {
         }
         let task = Task {
             do {
-                let outcome = try await self.perform(request, transcript: transcript, cancellation: cancellation) { content in
-                    continuation.yield(.snapshot(content))
+                let outcome = try await self.perform(request, transcript: transcript, cancellation: cancellation) { content, usage in
+                    continuation.yield(.snapshot(content, usage))
                 }
                 continuation.yield(.finished(outcome.entries, outcome.usage))
                 continuation.finish()

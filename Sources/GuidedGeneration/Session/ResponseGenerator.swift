@@ -22,8 +22,9 @@ struct ResponseGenerator {
     let options: GenerationOptions
     let cancellation: CancellationFlag
     /// Called after each token with the bytes of the response that no later step can take back
-    /// (a text answer or a value; never in a tool turn), for those who stream the raw text.
-    var onSettledText: (@Sendable (ArraySlice<UInt8>) -> Void)? = nil
+    /// (a text answer or a value; never in a tool turn), for those who stream the raw text, and
+    /// the number of response tokens written so far.
+    var onSettledText: (@Sendable (ArraySlice<UInt8>, Int) -> Void)? = nil
 
     /// What a turn produced.
     struct Output {
@@ -253,7 +254,7 @@ private final class Turn {
 
     /// Reports the answer when a token changed it.
     private func report() throws {
-        if let onSettledText = generator.onSettledText, !generator.isToolTurn { onSettledText(text.bytes[...]) }
+        if let onSettledText = generator.onSettledText, !generator.isToolTurn { onSettledText(text.bytes[...], statistics.responseTokens) }
         guard var content = try text.snapshot() else { return }
         if generator.isToolTurn {
             guard let answer = ToolTurnFormat.parts(of: content).answer else { return }

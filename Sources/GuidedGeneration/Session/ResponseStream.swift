@@ -2,7 +2,8 @@ extension LanguageModelSession {
     /// What a generation reports while it runs: each new state of the content, then the
     /// transcript entries the request added and its token totals.
     enum StreamEvent: Sendable {
-        case snapshot(GeneratedContent)
+        /// The content so far, and the request's token totals so far.
+        case snapshot(GeneratedContent, Usage)
         case finished([Transcript.Entry], Usage)
     }
 
@@ -21,6 +22,9 @@ extension LanguageModelSession {
             public var content: Content.PartiallyGenerated
             /// The generated content so far.
             public var rawContent: GeneratedContent
+            /// The request's token totals so far (every turn of it, tool calls included), as the
+            /// model last reported them.
+            public var usage: Usage
         }
 
         let events: AsyncThrowingStream<StreamEvent, any Error>
@@ -40,7 +44,7 @@ extension LanguageModelSession {
         /// A stream that gives one complete content at once.
         init(content: GeneratedContent, transcriptEntries: [Transcript.Entry]) {
             let (events, continuation) = AsyncThrowingStream<StreamEvent, any Error>.makeStream()
-            continuation.yield(.snapshot(content))
+            continuation.yield(.snapshot(content, .zero))
             continuation.yield(.finished(transcriptEntries, .zero))
             continuation.finish()
             self.init(events: events)
@@ -66,14 +70,14 @@ extension LanguageModelSession {
             public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Snapshot? {
                 while let event = try await events.next(isolation: actor) {
                     switch event {
-                    case .snapshot(let content):
+                    case .snapshot(let content, let usage):
                         // Content that is still partial may not convert yet (a number not
                         // finished, an enumeration case half written); it is skipped.
                         guard let partial = try? Content.PartiallyGenerated(content) else {
                             if content.isComplete { _ = try Content.PartiallyGenerated(content) }
                             continue
                         }
-                        return Snapshot(content: partial, rawContent: content)
+                        return Snapshot(content: partial, rawContent: content, usage: usage)
                     case .finished:
                         continue
                     }
@@ -107,7 +111,7 @@ extension LanguageModelSession {
             var usage = Usage.zero
             while let event = try await iterator.next() {
                 switch event {
-                case .snapshot(let content): last = content
+                case .snapshot(let content, _): last = content
                 case .finished(let finished, let total): (entries, usage) = (finished, total)
                 }
             }

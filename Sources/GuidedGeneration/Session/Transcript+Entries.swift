@@ -188,7 +188,7 @@ extension Transcript {
         }
 
         /// The name of the type the format describes.
-        public var name: String { schema.name ?? "response" }
+        public var name: String { schema.name }
 
         public static func == (left: ResponseFormat, right: ResponseFormat) -> Bool {
             left.schema.isSame(as: right.schema)
