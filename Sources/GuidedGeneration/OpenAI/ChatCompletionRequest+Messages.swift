@@ -103,6 +103,8 @@ extension ChatCompletionRequest {
                 let text = [instructions.segments.text, description ?? ""].filter { !$0.isEmpty }.joined(separator: "\n\n")
                 description = nil
                 if !text.isEmpty { messages.append(message("system", text)) }
+            case .prompt(let prompt) where !prompt.segments.attachments.isEmpty:
+                messages.append(.object(["role": .string("user"), "content": .array(try contentParts(of: prompt.segments, in: entry))]))
             case .prompt:
                 if let rendered = ConversationRenderer.message(for: entry, hasTools: false) { messages.append(message(rendered.role.rawValue, rendered.content)) }
             case .response:
@@ -120,6 +122,36 @@ extension ChatCompletionRequest {
         }
         if let description { messages.insert(message("system", description), at: 0) }
         return messages
+    }
+
+    /// A prompt's segments as OpenAI content parts: text parts, and each image as an
+    /// `image_url` part holding a `data:` URL (a file is read) or the image's own URL.
+    /// - Throws: ``LanguageModelError/unsupportedTranscriptContent(_:)`` when a file cannot be read.
+    static func contentParts(of segments: [Transcript.Segment], in entry: Transcript.Entry) throws -> [JSONValue] {
+        try segments.compactMap { segment in
+            switch segment {
+            case .text, .structure:
+                return segment.text.isEmpty ? nil : .object(["type": .string("text"), "text": .string(segment.text)])
+            case .attachment(let attachment):
+                switch attachment.content {
+                case .image(let image):
+                    let url: String
+                    do {
+                        guard let address = try image.dataURL() ?? image.url?.absoluteString else {
+                            throw LanguageModelError.unsupportedTranscriptContent(
+                                .init(unsupportedContent: [entry], debugDescription: "An image attachment holds neither bytes nor a URL."))
+                        }
+                        url = address
+                    } catch let error as LanguageModelError {
+                        throw error
+                    } catch {
+                        throw LanguageModelError.unsupportedTranscriptContent(
+                            .init(unsupportedContent: [entry], debugDescription: "The image attachment could not be read: \(error)"))
+                    }
+                    return .object(["type": .string("image_url"), "image_url": .object(["url": .string(url)])])
+                }
+            }
+        }
     }
 
     private static func message(_ role: String, _ content: String) -> JSONValue {

@@ -21,21 +21,25 @@ public struct OpenAICompatibleLanguageModel: LanguageModel {
     public let timeout: TimeInterval
     /// Whether the server enforces `response_format` json_schema (the client checks either way).
     public let supportsGuidedGeneration: Bool
+    /// Whether the served model reads images (sent as `image_url` content parts).
+    public let supportsImages: Bool
 
     /// A model on a server; the API key defaults to the environment's `GUIDED_API_KEY`.
     public init(
         baseURL: URL, model: String, apiKey: String? = ProcessInfo.processInfo.environment["GUIDED_API_KEY"], timeout: TimeInterval = 300,
-        supportsGuidedGeneration: Bool = true
+        supportsGuidedGeneration: Bool = true, supportsImages: Bool = false
     ) {
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey
         self.timeout = timeout
         self.supportsGuidedGeneration = supportsGuidedGeneration
+        self.supportsImages = supportsImages
     }
 
     public var capabilities: LanguageModelCapabilities {
-        LanguageModelCapabilities(supportsGuidedGeneration ? [.toolCalling, .reasoning, .guidedGeneration] : [.toolCalling, .reasoning])
+        LanguageModelCapabilities(
+            [.toolCalling, .reasoning] + (supportsGuidedGeneration ? [.guidedGeneration] : []) + (supportsImages ? [.vision] : []))
     }
 
     public var executorConfiguration: Executor.Configuration {

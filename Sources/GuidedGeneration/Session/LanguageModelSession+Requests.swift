@@ -40,9 +40,17 @@ extension LanguageModelSession {
             throw LanguageModelError.unsupportedCapability(
                 .init(capability: .toolCalling, debugDescription: "The model does not call tools; make the session without them, or disallow tool calling."))
         }
+        let promptSegments = request.prompt.transcriptSegments
+        let attached = transcript.contains { entry in
+            if case .prompt(let prompt) = entry { !prompt.segments.attachments.isEmpty } else { false }
+        }
+        if attached || !promptSegments.attachments.isEmpty, !model.capabilities.contains(.vision) {
+            throw LanguageModelError.unsupportedCapability(
+                .init(capability: .vision, debugDescription: "The model does not read images; leave the attachment out, or use a model that does."))
+        }
         let format = request.includeSchemaInPrompt ? request.schema.map(Transcript.ResponseFormat.init(schema:)) : nil
         var entries: [Transcript.Entry] = [
-            .prompt(Transcript.Prompt(segments: request.prompt.transcriptSegments, options: request.options, responseFormat: format))
+            .prompt(Transcript.Prompt(segments: promptSegments, options: request.options, responseFormat: format))
         ]
         var options = request.options
         var rounds: [Transcript.ToolCalls] = []

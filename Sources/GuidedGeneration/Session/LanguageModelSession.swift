@@ -149,6 +149,7 @@ extension PromptSegment {
         switch self {
         case .text(let text): .text(Transcript.TextSegment(content: text))
         case .structure(let content): .structure(Transcript.StructuredSegment(source: "prompt", content: content))
+        case .attachment(let segment): .attachment(segment)
         }
     }
 }

@@ -57,23 +57,28 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
         }
     }
 
-    /// A piece of an entry: text, or structured content.
+    /// A piece of an entry: text, structured content, or an attachment.
     public enum Segment: Sendable, Equatable, Identifiable, Codable {
         case text(TextSegment)
         case structure(StructuredSegment)
+        /// Content attached to a prompt, such as an image.
+        case attachment(AttachmentSegment)
 
         public var id: String {
             switch self {
             case .text(let segment): segment.id
             case .structure(let segment): segment.id
+            case .attachment(let segment): segment.id
             }
         }
 
-        /// The segment as text: structured content as compact JSON.
+        /// The segment as text: structured content as compact JSON; nothing for an attachment,
+        /// which is not text.
         var text: String {
             switch self {
             case .text(let segment): segment.content
             case .structure(let segment): segment.content.jsonString
+            case .attachment: ""
             }
         }
     }
@@ -123,6 +128,13 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
 }
 
 extension [Transcript.Segment] {
-    /// The segments as text, one per line.
-    package var text: String { map(\.text).joined(separator: "\n") }
+    /// The segments as text, one per line (attachments left out).
+    package var text: String {
+        lazy.filter { if case .attachment = $0 { false } else { true } }.map(\.text).joined(separator: "\n")
+    }
+
+    /// The attachments among the segments.
+    package var attachments: [Transcript.AttachmentSegment] {
+        compactMap { if case .attachment(let segment) = $0 { segment } else { nil } }
+    }
 }
