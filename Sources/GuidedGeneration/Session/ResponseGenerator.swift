@@ -37,7 +37,9 @@ struct ResponseGenerator {
     }
 
     /// Runs the loop, calling `onSnapshot` with the answer after each token that changed it (the
-    /// last call has the complete answer; tool calls are not reported).
+    /// last call has the complete answer; tool calls are not reported). When ``onSettledText``
+    /// streams the text, only the complete answer is reported: the reader of the text builds the
+    /// snapshots.
     func run(onSnapshot: @escaping (GeneratedContent) -> Void) throws -> Output {
         let contextSize = runtime.contextSize
         let budget = options.maximumResponseTokens.map { max(0, $0) }
@@ -252,9 +254,14 @@ private final class Turn {
         try report()
     }
 
-    /// Reports the answer when a token changed it.
+    /// Reports the answer when a token changed it: as settled text alone when the text is
+    /// streamed (the reader builds its own snapshots from it), else as a snapshot.
     private func report() throws {
-        if let onSettledText = generator.onSettledText, !generator.isToolTurn { onSettledText(text.bytes[...], statistics.responseTokens) }
+        if let onSettledText = generator.onSettledText, !generator.isToolTurn {
+            onSettledText(text.bytes[...], statistics.responseTokens)
+            if statistics.firstSnapshotSeconds == nil, !text.bytes.isEmpty { statistics.firstSnapshotSeconds = Date().timeIntervalSince(started) }
+            return
+        }
         guard var content = try text.snapshot() else { return }
         if generator.isToolTurn {
             guard let answer = ToolTurnFormat.parts(of: content).answer else { return }
