@@ -135,20 +135,18 @@ extension ChatCompletionRequest {
             case .attachment(let attachment):
                 switch attachment.content {
                 case .image(let image):
-                    let url: String
+                    let address: String?
                     do {
-                        guard let address = try image.dataURL() ?? image.url?.absoluteString else {
-                            throw LanguageModelError.unsupportedTranscriptContent(
-                                .init(unsupportedContent: [entry], debugDescription: "An image attachment holds neither bytes nor a URL."))
-                        }
-                        url = address
-                    } catch let error as LanguageModelError {
-                        throw error
+                        address = try image.address()
                     } catch {
                         throw LanguageModelError.unsupportedTranscriptContent(
                             .init(unsupportedContent: [entry], debugDescription: "The image attachment could not be read: \(error)"))
                     }
-                    return .object(["type": .string("image_url"), "image_url": .object(["url": .string(url)])])
+                    guard let address else {
+                        throw LanguageModelError.unsupportedTranscriptContent(
+                            .init(unsupportedContent: [entry], debugDescription: "An image attachment holds neither bytes nor a URL."))
+                    }
+                    return .object(["type": .string("image_url"), "image_url": .object(["url": .string(address)])])
                 }
             }
         }

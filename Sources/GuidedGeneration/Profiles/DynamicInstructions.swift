@@ -43,8 +43,10 @@ protocol PrimitiveDynamicInstructions {
 
 /// What dynamic instructions come to at one moment: instructions, in order, and tools.
 public struct ResolvedInstructions: Sendable {
+    /// The pieces of the instructions, in order.
+    var segments: [PromptSegment] = []
     /// The instructions, one piece after another, each on its own line.
-    public internal(set) var instructions = Instructions(segments: [])
+    public var instructions: Instructions { Instructions(segments: segments) }
     /// The tools, in the order the body gives them.
     public internal(set) var tools: [any Tool] = []
 
@@ -74,6 +76,6 @@ extension Instructions: DynamicInstructions, PrimitiveDynamicInstructions {
     public var body: EmptyDynamicInstructions { EmptyDynamicInstructions() }
 
     func resolve(into resolved: inout ResolvedInstructions) {
-        resolved.instructions = Instructions(segments: resolved.instructions.segments + segments)
+        resolved.segments += segments
     }
 }

@@ -18,18 +18,10 @@
 /// ```
 public final class PrivateCloudComputeLanguageModel: LanguageModel {
     /// The server model.
-    public convenience init() {
-        self.init(unavailableReason: .deviceNotEligible)
-    }
-
-    private let unavailableReason: SystemLanguageModel.UnavailableReason
-
-    private init(unavailableReason: SystemLanguageModel.UnavailableReason) {
-        self.unavailableReason = unavailableReason
-    }
+    public init() {}
 
     /// Always unavailable here: this platform has no connection to Private Cloud Compute.
-    public var availability: SystemLanguageModel.Availability { .unavailable(unavailableReason) }
+    public var availability: SystemLanguageModel.Availability { .unavailable(.deviceNotEligible) }
 
     /// Whether the model can be used: never here.
     public var isAvailable: Bool { false }

@@ -45,16 +45,16 @@ extension Transcript {
             url = imageURL
         }
 
-        /// The image as a `data:` URL, reading a file URL's bytes; `nil` for a URL that is
-        /// neither a file nor `data:` (a served model may fetch it itself).
+        /// Where a served model finds the image: a `data:` URL of the bytes (a file's are read),
+        /// else the image's own URL; `nil` when the attachment holds neither.
         /// - Throws: What reading the file throws.
-        func dataURL() throws -> String? {
+        func address() throws -> String? {
             if let data {
                 return "data:\(contentType ?? "application/octet-stream");base64,\(data.base64EncodedString())"
             }
             guard let url else { return nil }
             if url.scheme == "data" { return url.absoluteString }
-            guard url.isFileURL else { return nil }
+            guard url.isFileURL else { return url.absoluteString }
             let type =
                 switch url.pathExtension.lowercased() {
                 case "png": "image/png"
