@@ -160,9 +160,11 @@ def normalized(text):
     return re.sub(r"[^a-z0-9-]", "", str(text).lower())
 
 
-def answer_of(record, way):
+def answer_of(record, way, expected=None):
     """The answer a record gives, or None: the schema's `answer`; in free text the last
-    'Answer:' line, or failing that the last \\boxed{...} or 'the final answer is ...'."""
+    'Answer:' line, or failing that the last \\boxed{...} or 'the final answer is ...', then
+    the last bold text, and for a number the last number written: free text is read as leniently
+    as a reader would, so that its format never counts against it."""
     output = record.get("output")
     if output is None:
         return None
@@ -177,6 +179,13 @@ def answer_of(record, way):
         found = re.findall(pattern, output, flags=re.IGNORECASE)
         if found:
             return found[-1].strip().strip("*").strip().rstrip(".").strip()
+    bold = re.findall(r"\*\*([^*]+)\*\*", output)
+    if bold:
+        return bold[-1].strip().rstrip(".").strip()
+    if isinstance(expected, int):
+        numbers = re.findall(r"-?\d[\d,]*", output)
+        if numbers:
+            return numbers[-1]
     return None
 
 
@@ -197,7 +206,7 @@ def score(args):
             task = tasks[record["case"]]
             key = ("%s (%s)" % (record["engine"], os.path.basename(path)), task["way"], task["family"])
             tally[key][1] += 1
-            tally[key][0] += correct(answer_of(record, task["way"]), task["answer"])
+            tally[key][0] += correct(answer_of(record, task["way"], task["answer"]), task["answer"])
     print("%-40s %-12s %-13s %s" % ("engine (records)", "asked", "family", "correct"))
     totals = defaultdict(lambda: [0, 0])
     for (engine, way, family), (right, count) in sorted(tally.items()):
