@@ -74,9 +74,11 @@ final class LoadedEmbeddedModel: LoadedLanguageModel {
     var recommendedTemperature: Double? { sampling.temperature }
     var recommendedProbabilityThreshold: Double? { sampling.probabilityThreshold }
     var recommendedMinimumRelativeProbability: Double? { sampling.minimumRelativeProbability }
-    /// Indented by two spaces, as the chat data of these models has JSON (answer-quality
-    /// benchmark, greedy answers passing every check: 42 of 45 compact, 43 indented).
-    var jsonIndentation: Int? { 2 }
+    /// Indented, as the chat data of these models has JSON (``JSONLayout/localAnswers``).
+    var jsonIndentation: Int? {
+        guard case .indented(let indent) = JSONLayout.localAnswers else { return nil }
+        return indent
+    }
 
     func tokenize(_ text: String, parsingSpecialTokens: Bool) -> [Int32] {
         tokenizer.encode(text, parsingSpecialTokens: parsingSpecialTokens)

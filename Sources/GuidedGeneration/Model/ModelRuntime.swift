@@ -31,31 +31,25 @@ final class ModelRuntime: Sendable {
 
     /// The grammar of a JSON Schema, compiled once with its slowest masks; `lenient` drops the keywords that cannot be
     /// enforced while generating (the final value is then checked against the whole schema);
-    /// `layout` says where whitespace goes; `compiled` is the schema already compiled compact (a
-    /// ``GenerationSchema``'s document), used where that is the grammar due.
+    /// `layout` says where whitespace goes; `compiled` is the schema already compiled (a
+    /// ``GenerationSchema``'s document, compiled as it was read), used where its options are due.
     func grammar(
         forJSONSchema schema: JSONValue, lenient: Bool = false, layout: JSONLayout = .compact, compiled: CompiledGrammar? = nil
     ) throws(SchemaError) -> CompiledGrammar {
         let key = (lenient ? "lenient:" : "") + "\(layout):" + schema.jsonString
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
         let grammar: CompiledGrammar
-        let whitespace: CompileOptions.Whitespace =
-            switch layout {
-            case .compact: .compact
-            case .indented(let indent): .indented(indent)
-            case .free: .llamaCpp
-            }
+        let options = CompileOptions(whitespace: layout.whitespace, isLenient: lenient)
         let compact = CompileOptions(isLenient: lenient)
-        let compiled = compiled.flatMap { $0.options == compact ? $0 : nil }
-        if layout == .compact, let compiled {
+        if let compiled, compiled.options == options {
             grammar = compiled
         } else {
             do {
-                grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(whitespace: whitespace, isLenient: lenient))
+                grammar = try CompiledGrammar(jsonSchema: schema, options: options)
             } catch {
                 // The layout's whitespace takes states; a schema near the budget is written compact.
                 guard case .tooLarge = error, layout != .compact else { throw error }
-                if let compiled {
+                if let compiled, compiled.options == compact {
                     grammar = compiled
                 } else {
                     grammar = try CompiledGrammar(jsonSchema: schema, options: compact)

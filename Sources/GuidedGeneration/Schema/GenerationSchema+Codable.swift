@@ -16,11 +16,11 @@ extension GenerationSchema {
         do {
             self = try JSONSchemaReader.read(jsonSchema)
         } catch {
-            // The engine reads the document itself: the grammar that says whether it can is kept,
-            // and answers laid out compact use it as it is.
+            // The engine reads the document itself: the grammar that says whether it can is the
+            // one sessions use.
             let grammar: CompiledGrammar
             do {
-                grammar = try CompiledGrammar(jsonSchema: jsonSchema)
+                grammar = try Self.compiledDocument(jsonSchema, lenient: false)
             } catch let engineError {
                 throw JSONSchemaError(engineError)
             }
@@ -43,7 +43,7 @@ extension GenerationSchema {
         }
         let grammar: CompiledGrammar
         do {
-            grammar = try CompiledGrammar(jsonSchema: jsonSchema, options: CompileOptions(isLenient: true))
+            grammar = try Self.compiledDocument(jsonSchema, lenient: true)
             _ = try SchemaValidator(jsonSchema: jsonSchema)
         } catch {
             throw JSONSchemaError(error)
@@ -51,6 +51,19 @@ extension GenerationSchema {
         self.init(root: SchemaNode(title: jsonSchema["title"]?.stringValue, .document(jsonSchema)))
         isLenient = true
         compiledDocument = grammar
+    }
+
+    /// A document compiled in the layout local models write answers in, or compact when that
+    /// layout would take more states than the budget allows (as sessions then write it): whether
+    /// the engine can enforce a document is known only by compiling it, and the grammar that
+    /// tells is the one the answers are generated with.
+    static func compiledDocument(_ document: JSONValue, lenient: Bool) throws(ConstrainedDecoding.SchemaError) -> CompiledGrammar {
+        do {
+            return try CompiledGrammar(jsonSchema: document, options: CompileOptions(whitespace: JSONLayout.localAnswers.whitespace, isLenient: lenient))
+        } catch {
+            guard case .tooLarge = error else { throw error }
+            return try CompiledGrammar(jsonSchema: document, options: CompileOptions(isLenient: lenient))
+        }
     }
 
     /// Reads JSON Schema text, leniently when `lenient` (see ``init(jsonSchema:lenient:)-(JSONValue,_)``).

@@ -17,8 +17,8 @@ public struct GenerationSchema: Sendable, CustomDebugStringConvertible {
     /// Whether the schema was read leniently (``init(jsonSchema:lenient:)``).
     public internal(set) var isLenient = false
     /// For a document the engine reads itself (``SchemaNode/Kind/document(_:)``), the grammar
-    /// compiled when it was read, compact: reading it is compiling it, and nothing is compiled
-    /// twice for an answer laid out compact.
+    /// compiled when it was read, in the layout of local models' answers: reading it is
+    /// compiling it, and a session answering in that layout compiles nothing again.
     var compiledDocument: CompiledGrammar?
 
     init(root: SchemaNode, definitions: [(name: String, node: SchemaNode)] = [], rootType: ObjectIdentifier? = nil) {

@@ -1,3 +1,5 @@
+import ConstrainedDecoding
+
 /// How a structured answer's JSON is laid out. The layout is part of the grammar: the model
 /// writes the values, and the whitespace only where the layout leaves it a choice.
 public enum JSONLayout: Sendable, Equatable, Codable {
@@ -9,4 +11,20 @@ public enum JSONLayout: Sendable, Equatable, Codable {
     /// colons and after commas, nothing, a space, or one or two line breaks followed by up to 20
     /// spaces or tabs.
     case free
+}
+
+extension JSONLayout {
+    /// The layout the local models write structured answers in unless a request names another
+    /// (``GenerationOptions/jsonLayout``): a member or element per line, indented by two spaces,
+    /// as the chat data of these models has JSON.
+    static let localAnswers = JSONLayout.indented(2)
+
+    /// The compiler's whitespace for this layout.
+    var whitespace: CompileOptions.Whitespace {
+        switch self {
+        case .compact: .compact
+        case .indented(let indent): .indented(indent)
+        case .free: .llamaCpp
+        }
+    }
 }
