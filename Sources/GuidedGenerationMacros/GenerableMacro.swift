@@ -132,8 +132,10 @@ struct GenerableDeclaration {
     /// Statements that build a structure's content from (key, expression, is optional) triples in
     /// order, leaving out optionals that are `nil`, and return it.
     static func contentStatements(_ fields: [(key: String, expression: String, isOptional: Bool)]) -> String {
-        // Local names that no property or payload label can shadow.
-        var lines = ["var _generableProperties: [(String, any GuidedGeneration.ConvertibleToGeneratedContent)] = []"]
+        // Local names that no property or payload label can shadow; a structure without
+        // properties has nothing to add to its list.
+        let binding = fields.isEmpty ? "let" : "var"
+        var lines = ["\(binding) _generableProperties: [(String, any GuidedGeneration.ConvertibleToGeneratedContent)] = []"]
         for field in fields {
             let key = StoredProperty.literal(field.key)
             if field.isOptional {

@@ -97,6 +97,10 @@ extension ChatCompletionRequest {
         // The schema the answer follows is described in the system message, as for the local model.
         var description = ConversationRenderer.schemaDescription(of: transcript)
         for entry in transcript {
+            if entry.segments.contains(where: { if case .custom = $0 { true } else { false } }) {
+                throw LanguageModelError.unsupportedTranscriptContent(
+                    .init(unsupportedContent: [entry], debugDescription: "Custom segments are for custom models; a served model does not read them."))
+            }
             switch entry {
             case .instructions(let instructions):
                 // The tools go in `tools`; the system message keeps the instructions' text.
@@ -132,6 +136,8 @@ extension ChatCompletionRequest {
             switch segment {
             case .text, .structure:
                 return segment.text.isEmpty ? nil : .object(["type": .string("text"), "text": .string(segment.text)])
+            case .custom:
+                return nil
             case .attachment(let attachment):
                 switch attachment.content {
                 case .image(let image):

@@ -53,8 +53,12 @@ extension LanguageModelSession {
 
         func resolve(into resolved: inout ResolvedProfile) {
             switch choice {
-            case .first(let first): first.resolve(into: &resolved)
-            case .second(let second): second.resolve(into: &resolved)
+            case .first(let first):
+                resolved.branches.append(true)
+                first.resolve(into: &resolved)
+            case .second(let second):
+                resolved.branches.append(false)
+                second.resolve(into: &resolved)
             }
         }
     }

@@ -102,6 +102,11 @@ extension LanguageModelSession.DynamicProfile {
         setting { if $0.toolCallingMode == nil { $0.toolCallingMode = mode } }
     }
 
+    /// What the transcript keeps of a request that fails while this profile is active.
+    public func transcriptErrorHandlingPolicy(_ policy: TranscriptErrorHandlingPolicy?) -> some LanguageModelSession.DynamicProfile {
+        setting { if $0.transcriptErrorHandlingPolicy == nil { $0.transcriptErrorHandlingPolicy = policy } }
+    }
+
     /// Rewrites the history sent to the model, leaving the session's transcript as it is.
     public func historyTransform(_ transform: @escaping ([Transcript.Entry]) -> [Transcript.Entry]) -> some LanguageModelSession.DynamicProfile {
         setting { $0.historyTransforms.append(transform) }

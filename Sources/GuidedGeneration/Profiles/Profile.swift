@@ -27,6 +27,10 @@ extension LanguageModelSession {
             instructions = AnyDynamicInstructions(erasing: dynamicInstructions())
         }
 
+        init(instructions: AnyDynamicInstructions) {
+            self.instructions = instructions
+        }
+
         public var body: EmptyDynamicProfile { EmptyDynamicProfile() }
 
         func resolve(into resolved: inout ResolvedProfile) {

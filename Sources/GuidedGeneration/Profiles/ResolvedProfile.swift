@@ -10,6 +10,10 @@ struct ResolvedProfile {
     var reasoningLevel: ContextOptions.ReasoningLevel?
     var maximumResponseTokens: Int?
     var toolCallingMode: GenerationOptions.ToolCallingMode?
+    var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
+    /// Which way each condition of the body went, the profile's identity: the hooks of
+    /// activation run when it changes.
+    var branches: [Bool] = []
     var historyTransforms: [([Transcript.Entry]) -> [Transcript.Entry]] = []
     var hooks = ProfileHooks()
 

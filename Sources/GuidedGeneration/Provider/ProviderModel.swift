@@ -10,15 +10,17 @@ package struct ProviderModel: Sendable {
     /// Asks the executor to get ready for a transcript.
     let prewarm: @Sendable (Transcript) -> Void
 
-    package init<Model: LanguageModel>(_ model: Model) {
-        let executors = ExecutorStore<Model.Executor>()
+    /// The model, running on the executors of `executors` (one per executor type and
+    /// configuration): a session keeps one store, so that every model it switches to keeps its
+    /// executor, and the executor what it has computed.
+    package init<Model: LanguageModel>(_ model: Model, executors: ExecutorStore = ExecutorStore()) {
         capabilities = model.capabilities
         respond = { request, channel in
-            let executor = try executors.executor(for: model.executorConfiguration)
+            let executor = try executors.executor(Model.Executor.self, for: model.executorConfiguration)
             try await executor.respond(to: request, model: model, streamingInto: channel)
         }
         prewarm = { transcript in
-            guard let executor = try? executors.executor(for: model.executorConfiguration) else { return }
+            guard let executor = try? executors.executor(Model.Executor.self, for: model.executorConfiguration) else { return }
             executor.prewarm(model: model, transcript: transcript)
         }
     }
@@ -62,16 +64,25 @@ extension ProviderModel {
     }
 }
 
-/// The executors of one model in one session, by configuration.
-final class ExecutorStore<Executor: LanguageModelExecutor>: Sendable {
-    private let executors = Mutex<[Executor.Configuration: Executor]>([:])
+/// The executors of a session's models, by executor type and configuration.
+package final class ExecutorStore: Sendable {
+    private struct Key: Hashable, @unchecked Sendable {
+        let type: ObjectIdentifier
+        /// The configuration, `Hashable` and `Sendable` as ``LanguageModelExecutor/Configuration`` requires.
+        let configuration: AnyHashable
+    }
 
-    /// The executor of `configuration`, made when there is none yet.
-    func executor(for configuration: Executor.Configuration) throws -> Executor {
-        try executors.withLock { executors in
-            if let existing = executors[configuration] { return existing }
+    private let executors = Mutex<[Key: any LanguageModelExecutor]>([:])
+
+    package init() {}
+
+    /// The executor of type `Executor` for `configuration`, made when there is none yet.
+    func executor<Executor: LanguageModelExecutor>(_ type: Executor.Type, for configuration: Executor.Configuration) throws -> Executor {
+        let key = Key(type: ObjectIdentifier(type), configuration: AnyHashable(configuration))
+        return try executors.withLock { executors in
+            if let existing = executors[key] as? Executor { return existing }
             let made = try Executor(configuration: configuration)
-            executors[configuration] = made
+            executors[key] = made
             return made
         }
     }

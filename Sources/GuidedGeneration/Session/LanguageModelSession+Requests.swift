@@ -18,53 +18,64 @@ extension LanguageModelSession {
 
     /// Answers a request: turns of the model through its executor, each turn's events read from
     /// the channel as they come (each change of the response reported to `onSnapshot`, with the
-    /// request's token totals so far), the
-    /// tools the model calls run between turns, until it answers; the final content is checked
-    /// against the whole schema (a lenient schema's dropped keywords, a served model's own
-    /// enforcement that may fall short). The session must have been marked busy; it is free
-    /// again when this returns, with the request's entries appended to the transcript when it
-    /// succeeded and the transcript as it was when it failed.
+    /// request's token totals so far), the tools the model calls run between turns, until it
+    /// answers; the final content is checked against the whole schema (a lenient schema's
+    /// dropped keywords, a served model's own enforcement that may fall short).
+    ///
+    /// A profile is worked out again before each turn (its model, instructions, tools and
+    /// settings), and its hooks run as the request goes; the session's values are bound for
+    /// them and for the tools. The session must have been marked busy, `saved` being its
+    /// transcript then; the request's entries go into the transcript as they come, and it is free
+    /// again when this returns, the transcript back to `saved` when the request failed (unless
+    /// the policy preserves what it had added).
     func perform(
-        _ request: Request, transcript: Transcript, cancellation: CancellationFlag, onSnapshot: @escaping @Sendable (GeneratedContent, Usage) -> Void
+        _ request: Request, transcript saved: Transcript, cancellation: CancellationFlag,
+        onSnapshot: @escaping @Sendable (GeneratedContent, Usage) -> Void
     ) async throws -> Outcome {
-        var committed: [Transcript.Entry] = []
+        try await SessionPropertyValues.$current.withValue(properties) {
+            try await performBound(request, saved: saved, cancellation: cancellation, onSnapshot: onSnapshot)
+        }
+    }
+
+    private func performBound(
+        _ request: Request, saved: Transcript, cancellation: CancellationFlag, onSnapshot: @escaping @Sendable (GeneratedContent, Usage) -> Void
+    ) async throws -> Outcome {
         var statistics = GenerationStatistics()
         var usage = Usage.zero
-        defer { endResponding(appending: committed, statistics: statistics, usage: usage) }
-        let enabledTools = request.options.toolCallingMode?.kind == .disallowed ? [] : tools.definitions
-        if request.schema != nil, !model.capabilities.contains(.guidedGeneration) {
-            throw LanguageModelError.unsupportedCapability(
-                .init(capability: .guidedGeneration, debugDescription: "The model does not generate content of a schema; ask for text instead."))
-        }
-        if !enabledTools.isEmpty, !model.capabilities.contains(.toolCalling) {
-            throw LanguageModelError.unsupportedCapability(
-                .init(capability: .toolCalling, debugDescription: "The model does not call tools; make the session without them, or disallow tool calling."))
-        }
+        var succeeded = false
+        var policy: TranscriptErrorHandlingPolicy?
+        defer { endResponding(failed: succeeded ? nil : saved, policy: policy, statistics: statistics, usage: usage) }
+        var setup = try await turnSetup()
+        policy = setup.profile?.transcriptErrorHandlingPolicy
         let promptSegments = request.prompt.transcriptSegments
-        let attached = transcript.contains { entry in
-            if case .prompt(let prompt) = entry { !prompt.segments.attachments.isEmpty } else { false }
-        }
-        if attached || !promptSegments.attachments.isEmpty, !model.capabilities.contains(.vision) {
-            throw LanguageModelError.unsupportedCapability(
-                .init(capability: .vision, debugDescription: "The model does not read images; leave the attachment out, or use a model that does."))
-        }
         let format = request.includeSchemaInPrompt ? request.schema.map(Transcript.ResponseFormat.init(schema:)) : nil
         var entries: [Transcript.Entry] = [
             .prompt(Transcript.Prompt(segments: promptSegments, options: request.options, responseFormat: format))
         ]
-        var options = request.options
+        append(entries)
+        try await setup.run(\.onPrompt)
+        var answersNow = false
         var rounds: [Transcript.ToolCalls] = []
         let limit = maximumToolRounds
         while true {
+            if !rounds.isEmpty || answersNow {
+                setup = try await turnSetup()
+                policy = setup.profile?.transcriptErrorHandlingPolicy
+            }
+            var options = setup.options(over: request.options)
+            if answersNow { options.toolCallingMode = .disallowed }
+            let sent = setup.sent(transcript)
+            let enabledTools = options.toolCallingMode?.kind == .disallowed ? [] : setup.tools.definitions
+            try Self.checkCapabilities(of: setup.model, schema: request.schema, tools: enabledTools, transcript: sent)
+            let reasoningLevel = request.contextOptions.reasoningLevel ?? setup.profile?.reasoningLevel
             let turnRequest = LanguageModelExecutorGenerationRequest(
-                id: UUID(), transcript: Transcript(entries: transcript.entries + entries), enabledTools: enabledTools, schema: request.schema,
-                generationOptions: options,
-                contextOptions: ContextOptions(includeSchemaInPrompt: request.includeSchemaInPrompt, reasoningLevel: request.contextOptions.reasoningLevel),
+                id: UUID(), transcript: sent, enabledTools: enabledTools, schema: request.schema, generationOptions: options,
+                contextOptions: ContextOptions(includeSchemaInPrompt: request.includeSchemaInPrompt, reasoningLevel: reasoningLevel),
                 metadata: request.metadata)
             var turn: ChannelTurn
             let earlierTurns = usage
             do {
-                turn = try await model.turn(turnRequest, json: request.schema != nil, cancellation: cancellation) { turn, content in
+                turn = try await setup.model.turn(turnRequest, json: request.schema != nil, cancellation: cancellation) { turn, content in
                     if let content, turn.calls.isEmpty { onSnapshot(content, earlierTurns.adding(turn.usage)) }
                 }
             } catch let error as LanguageModelError {
@@ -73,7 +84,11 @@ extension LanguageModelSession {
             }
             usage = usage.adding(turn.usage)
             statistics.add(GenerationStatistics(usage: turn.usage))
-            if let reasoning = turn.reasoning { entries.append(.reasoning(reasoning)) }
+            if let reasoning = turn.reasoning {
+                entries.append(.reasoning(reasoning))
+                append([.reasoning(reasoning)])
+                try await setup.run(\.onReasoning)
+            }
             guard !turn.calls.isEmpty else {
                 let content = try turn.finishedContent()
                 let segment: Transcript.Segment
@@ -85,10 +100,14 @@ extension LanguageModelSession {
                 } else {
                     segment = .text(Transcript.TextSegment(content: turn.responseText))
                 }
-                entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment])))
-                committed = entries
+                let response = Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [segment]))
+                entries.append(response)
+                append([response])
+                try await setup.run(\.onResponse)
+                succeeded = true
                 return (content, entries, usage)
             }
+            let tools = setup.tools
             let calls = Transcript.ToolCalls(
                 try turn.calls.map { call in
                     guard tools.contains(where: { $0.name == call.name }) else {
@@ -104,21 +123,48 @@ extension LanguageModelSession {
             // Calls made before with the same arguments have their outputs in the transcript
             // already: the model, looping, is asked for its answer instead.
             if calls.allSatisfy({ call in rounds.joined().contains { $0.toolName == call.toolName && $0.arguments == call.arguments } }) {
-                options.toolCallingMode = .disallowed
+                answersNow = true
                 continue
             }
             rounds.append(calls)
             guard rounds.count <= limit else { throw ToolRoundLimitError(limit: limit, toolCalls: rounds) }
             entries.append(.toolCalls(calls))
-            entries += try await call(calls).map(Transcript.Entry.toolOutput)
+            append([.toolCalls(calls)])
+            if let hooks = setup.profile?.hooks.onToolCall {
+                for call in calls { for hook in hooks { try await hook(call) } }
+            }
+            let outputs = try await call(calls, tools: tools).map(Transcript.Entry.toolOutput)
+            entries += outputs
+            append(outputs)
+            try await setup.run(\.onToolOutput)
             if cancellation.isCancelled { throw CancellationError() }
         }
     }
 
-    /// Runs a turn's calls, concurrently; their outputs come in the order of the calls.
-    func call(_ calls: Transcript.ToolCalls) async throws -> [Transcript.ToolOutput] {
+    /// Refuses, before the model is asked, what `model` cannot do: a schema without guided
+    /// generation, tools without tool calling, images without vision.
+    static func checkCapabilities(of model: ProviderModel, schema: GenerationSchema?, tools: [Transcript.ToolDefinition], transcript: Transcript) throws {
+        if schema != nil, !model.capabilities.contains(.guidedGeneration) {
+            throw LanguageModelError.unsupportedCapability(
+                .init(capability: .guidedGeneration, debugDescription: "The model does not generate content of a schema; ask for text instead."))
+        }
+        if !tools.isEmpty, !model.capabilities.contains(.toolCalling) {
+            throw LanguageModelError.unsupportedCapability(
+                .init(capability: .toolCalling, debugDescription: "The model does not call tools; make the session without them, or disallow tool calling."))
+        }
+        let attached = transcript.contains { entry in
+            if case .prompt(let prompt) = entry { !prompt.segments.attachments.isEmpty } else { false }
+        }
+        if attached, !model.capabilities.contains(.vision) {
+            throw LanguageModelError.unsupportedCapability(
+                .init(capability: .vision, debugDescription: "The model does not read images; leave the attachment out, or use a model that does."))
+        }
+    }
+
+    /// Runs a turn's calls of `tools`, concurrently; their outputs come in the order of the calls.
+    func call(_ calls: Transcript.ToolCalls, tools available: [any Tool]) async throws -> [Transcript.ToolOutput] {
         let tools = try calls.map { call in
-            guard let tool = self.tools.first(where: { $0.name == call.toolName }) else {
+            guard let tool = available.first(where: { $0.name == call.toolName }) else {
                 throw GenerationError.decodingFailure(.init(debugDescription: "The model called \"\(call.toolName)\", which is not a tool of the session."))
             }
             return tool

@@ -9,10 +9,18 @@ import Synchronization
 /// and its context on the model keeps what was already computed, so that a follow-up costs only
 /// its new tokens.
 public final class LanguageModelSession: Sendable {
-    /// The model, as every request runs on it: through its executor.
+    /// The model, as every request runs on it: through its executor (unless the profile
+    /// names another).
     let model: ProviderModel
-    /// The tools the model may call.
+    /// The tools the model may call (unless the profile gives its own).
     let tools: [any Tool]
+    /// The profile the session was made with, worked out again before every request.
+    let profile: ProfileState?
+    /// The executors of the models the session runs on, kept across requests and switches of
+    /// model, with what they have computed.
+    let executors: ExecutorStore
+    /// The values the session shares with its profile, its dynamic instructions and its tools.
+    public let properties = SessionPropertyValues()
     private let state: Mutex<State>
 
     private struct State {
@@ -21,6 +29,7 @@ public final class LanguageModelSession: Sendable {
         var statistics: GenerationStatistics?
         var usage = Usage.zero
         var maximumToolRounds = 8
+        var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
     }
 
     /// Creates a session on `model` with tools and instructions.
@@ -43,7 +52,7 @@ public final class LanguageModelSession: Sendable {
 
     /// Creates a session on `model` that continues a transcript, with tools the model may call.
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
-        self.init(provider: ProviderModel(model), tools: tools, transcript: transcript)
+        self.init(model: model, tools: tools, transcript: transcript, profile: nil)
     }
 
     /// Creates a session on any model with tools and instructions.
@@ -66,17 +75,20 @@ public final class LanguageModelSession: Sendable {
 
     /// Creates a session on any model that continues a transcript, with tools the model may call.
     public convenience init(model: some LanguageModel, tools: [any Tool] = [], transcript: Transcript) {
-        self.init(provider: ProviderModel(model), tools: tools, transcript: transcript)
+        self.init(model: model, tools: tools, transcript: transcript, profile: nil)
     }
 
-    private init(provider: ProviderModel, tools: [any Tool], transcript: Transcript) {
-        model = provider
+    init(model: some LanguageModel, tools: [any Tool], transcript: Transcript, profile: ProfileState?) {
+        executors = ExecutorStore()
+        self.model = ProviderModel(model, executors: executors)
         self.tools = tools
+        self.profile = profile
         state = Mutex(State(transcript: transcript))
+        properties.attach(to: self)
     }
 
     /// The instructions entry: the instructions and the tools' definitions, when there are any.
-    private static func instructionsEntries(_ instructions: Instructions?, tools: [any Tool]) -> [Transcript.Entry] {
+    static func instructionsEntries(_ instructions: Instructions?, tools: [any Tool]) -> [Transcript.Entry] {
         guard instructions != nil || !tools.isEmpty else { return [] }
         let definitions = tools.definitions
         return [.instructions(Transcript.Instructions(segments: instructions?.transcriptSegments ?? [], toolDefinitions: definitions))]
@@ -89,8 +101,35 @@ public final class LanguageModelSession: Sendable {
         set { state.withLock { $0.maximumToolRounds = max(1, newValue) } }
     }
 
-    /// Everything said in the session so far.
-    public var transcript: Transcript { state.withLock { $0.transcript } }
+    /// Everything said in the session so far. While a request runs, it holds the prompt and
+    /// what the model and the tools have added so far.
+    public var transcript: Transcript {
+        get { state.withLock { $0.transcript } }
+        set { state.withLock { $0.transcript = newValue } }
+    }
+
+    /// The transcript without its instructions entry; setting it keeps the instructions first.
+    var history: ArraySlice<Transcript.Entry> {
+        get { state.withLock { Self.history(of: $0.transcript.entries) } }
+        set {
+            state.withLock { state in
+                let instructions = state.transcript.entries.prefix(state.transcript.entries.count - Self.history(of: state.transcript.entries).count)
+                state.transcript.entries = Array(instructions + newValue)
+            }
+        }
+    }
+
+    /// The entries after the instructions entry, when the first entry is one.
+    static func history(of entries: [Transcript.Entry]) -> ArraySlice<Transcript.Entry> {
+        if case .instructions = entries.first { entries.dropFirst() } else { entries[...] }
+    }
+
+    /// What the transcript keeps of a request that fails; `nil` for the profile's choice, else
+    /// ``TranscriptErrorHandlingPolicy/revertTranscript``.
+    public var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy? {
+        get { state.withLock { $0.transcriptErrorHandlingPolicy } }
+        set { state.withLock { $0.transcriptErrorHandlingPolicy = newValue } }
+    }
 
     /// Whether the session is answering a request.
     public var isResponding: Bool { state.withLock { $0.isResponding } }
@@ -111,7 +150,8 @@ public final class LanguageModelSession: Sendable {
         Thread.detachNewThread { prewarm(ahead) }
     }
 
-    /// Marks the session busy; throws when it already is.
+    /// Marks the session busy; throws when it already is. Returns the transcript as it is
+    /// before the request, for a request that fails to go back to.
     func beginResponding() throws -> Transcript {
         try state.withLock { state in
             guard !state.isResponding else {
@@ -123,10 +163,32 @@ public final class LanguageModelSession: Sendable {
         }
     }
 
-    /// Marks the session free, appending the entries of a completed request.
-    func endResponding(appending entries: [Transcript.Entry], statistics: GenerationStatistics?, usage: Usage?) {
+    /// Adds entries of the request in flight to the transcript.
+    func append(_ entries: [Transcript.Entry]) {
+        state.withLock { $0.transcript.entries += entries }
+    }
+
+    /// Replaces the instructions entry (or puts one first) when `entry` differs from it.
+    func setInstructions(_ entry: Transcript.Instructions) {
         state.withLock { state in
-            state.transcript.entries += entries
+            if case .instructions(let current) = state.transcript.entries.first {
+                guard current.segments.text != entry.segments.text || current.toolDefinitions != entry.toolDefinitions else { return }
+                var updated = entry
+                updated.id = current.id
+                state.transcript.entries[0] = .instructions(updated)
+            } else {
+                state.transcript.entries.insert(.instructions(entry), at: 0)
+            }
+        }
+    }
+
+    /// Marks the session free. A failed request's entries go (the transcript back to `failed`,
+    /// what it was before) unless the policy, `policy` or else the session's, preserves them.
+    func endResponding(failed saved: Transcript?, policy: TranscriptErrorHandlingPolicy?, statistics: GenerationStatistics?, usage: Usage?) {
+        state.withLock { state in
+            if let saved, (policy ?? state.transcriptErrorHandlingPolicy ?? .revertTranscript) == .revertTranscript {
+                state.transcript = saved
+            }
             state.isResponding = false
             if let statistics { state.statistics = statistics }
             if let usage { state.usage = state.usage.adding(usage) }

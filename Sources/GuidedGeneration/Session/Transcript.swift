@@ -45,6 +45,18 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
             }
         }
 
+        /// The entry's segments; none for tool calls.
+        var segments: [Segment] {
+            switch self {
+            case .instructions(let entry): entry.segments
+            case .prompt(let entry): entry.segments
+            case .toolCalls: []
+            case .toolOutput(let entry): entry.segments
+            case .response(let entry): entry.segments
+            case .reasoning(let entry): entry.segments
+            }
+        }
+
         public var description: String {
             switch self {
             case .instructions(let entry): "(Instructions) " + entry.segments.text
@@ -57,28 +69,32 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
         }
     }
 
-    /// A piece of an entry: text, structured content, or an attachment.
+    /// A piece of an entry: text, structured content, an attachment, or a segment of the app's
+    /// own kind.
     public enum Segment: Sendable, Equatable, Identifiable, Codable {
         case text(TextSegment)
         case structure(StructuredSegment)
         /// Content attached to a prompt, such as an image.
         case attachment(AttachmentSegment)
+        /// Content of the app's own kind, for a custom ``LanguageModel`` that reads it.
+        case custom(CustomSegment)
 
         public var id: String {
             switch self {
             case .text(let segment): segment.id
             case .structure(let segment): segment.id
             case .attachment(let segment): segment.id
+            case .custom(let segment): segment.id
             }
         }
 
         /// The segment as text: structured content as compact JSON; nothing for an attachment,
-        /// which is not text.
+        /// which is not text, or for a custom segment, which only custom models read.
         var text: String {
             switch self {
             case .text(let segment): segment.content
             case .structure(let segment): segment.content.jsonString
-            case .attachment: ""
+            case .attachment, .custom: ""
             }
         }
     }
@@ -128,9 +144,9 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
 }
 
 extension [Transcript.Segment] {
-    /// The segments as text, one per line (attachments left out).
+    /// The segments as text, one per line (attachments and custom segments left out).
     package var text: String {
-        lazy.filter { if case .attachment = $0 { false } else { true } }.map(\.text).joined(separator: "\n")
+        lazy.filter { switch $0 { case .attachment, .custom: false; default: true } }.map(\.text).joined(separator: "\n")
     }
 
     /// The attachments among the segments.
