@@ -77,6 +77,7 @@ struct QualityBenchmark {
         let samplings: [(name: String, mode: GenerationOptions.SamplingMode?)] =
             [("greedy", .greedy)] + (0..<UInt64(seeds)).map { ("seed \($0)", .random(probabilityThreshold: 0.9, seed: $0)) }
         var failures = 0
+        var lastSession: (instructions: String?, session: LanguageModelSession, start: Transcript)?
         for (index, item) in cases.enumerated() {
             // A case with neither a schema nor a schema of its own is asked for text.
             let schemaText = try item.schemaText ?? item.schema.map { try String(contentsOfFile: "\(schemasFolder)/\($0).json", encoding: .utf8) }
@@ -91,7 +92,17 @@ struct QualityBenchmark {
             // instructions, the request as the prompt.
             let instructions = freeText && schema != nil ? messages.first { $0["role"] == "system" }?["content"] : nil
             for sampling in samplings {
-                let session = instructions.map { LanguageModelSession(model: model, instructions: $0) } ?? LanguageModelSession(model: model)
+                // The session of the last case when it had the same instructions, its transcript
+                // set back: its contexts stay, and cases that begin alike (worked examples)
+                // compute only what differs.
+                let session: LanguageModelSession
+                if let kept = lastSession, kept.instructions == instructions {
+                    session = kept.session
+                    session.transcript = kept.start
+                } else {
+                    session = instructions.map { LanguageModelSession(model: model, instructions: $0) } ?? LanguageModelSession(model: model)
+                    lastSession = (instructions, session, session.transcript)
+                }
                 let engine =
                     ["guided"]
                     + [freeText ? "free text" : nil, preset?.rawValue, layout.map { "layout \($0)" }, fastForwards ? nil : "no fast-forward"]

@@ -1,7 +1,7 @@
 @_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
 import SwiftSyntaxMacros
 
-/// The compiler plugin that serves the `@Generable` and `@Guide` macros.
+/// The compiler plugin that serves the `@Generable`, `@Guide` and `@SessionPropertyEntry` macros.
 @main
 struct GuidedGenerationMacrosPlugin: PluginProvider {
 
@@ -15,6 +15,7 @@ struct GuidedGenerationMacrosPlugin: PluginProvider {
         switch typeName {
         case "GenerableMacro": return GenerableMacro.self
         case "GuideMacro": return GuideMacro.self
+        case "SessionPropertyEntryMacro": return SessionPropertyEntryMacro.self
         default: throw UnknownMacro(typeName: typeName)
         }
     }

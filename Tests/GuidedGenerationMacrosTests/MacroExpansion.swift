@@ -5,13 +5,14 @@ import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 
-/// Expands `@Generable` and `@Guide` in source text, as the compiler would for a type that does
+/// Expands `@Generable`, `@Guide` and `@SessionPropertyEntry` in source text, as the compiler would for a type that does
 /// not conform to `Generable` yet.
 enum MacroExpansion {
     static var macros: [String: MacroSpec] {
         [
             "Generable": MacroSpec(type: GenerableMacro.self, conformances: ["Generable"]),
             "Guide": MacroSpec(type: GuideMacro.self),
+            "SessionPropertyEntry": MacroSpec(type: SessionPropertyEntryMacro.self),
         ]
     }
 

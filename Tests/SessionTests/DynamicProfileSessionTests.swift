@@ -148,4 +148,33 @@ import Testing
         _ = try await session.respond(to: "now")
         #expect(session.transcript.map(\.description) == ["(Instructions) Be brief.", "(Prompt) earlier", "(Prompt) now", "(Response) OK"])
     }
+
+    struct Counting: LanguageModelSession.DynamicProfile {
+        @LanguageModelSession.SessionProperty(\.requestCount) var requestCount
+        let model: ReplayModel
+
+        var body: some DynamicProfile {
+            Profile { Instructions("Request \(requestCount + 1).") }
+                .onPrompt { requestCount += 1 }
+                .model(model)
+        }
+    }
+
+    @Test func theAppsOwnValuesAreTheSessionsOwn() async throws {
+        let model = ReplayModel(turns: [.text("OK")])
+        let first = LanguageModelSession(profile: Counting(model: model))
+        let second = LanguageModelSession(profile: Counting(model: model))
+        _ = try await first.respond(to: "a")
+        _ = try await first.respond(to: "b")
+        _ = try await second.respond(to: "c")
+        #expect(first.properties.requestCount == 2)
+        #expect(second.properties.requestCount == 1)
+        #expect(second.properties.lastTopic == nil)
+        #expect(first.transcript.first?.description == "(Instructions) Request 2.", "the body read the count the hook wrote")
+    }
+}
+
+extension SessionPropertyValues {
+    @SessionPropertyEntry var requestCount: Int = 0
+    @SessionPropertyEntry var lastTopic: String?
 }

@@ -2,20 +2,14 @@ import Synchronization
 
 /// The values a session shares with its profile, its dynamic instructions and its tools, read
 /// and written through ``LanguageModelSession/SessionProperty``: the conversation's
-/// ``history``, and the app's own values declared as ``SessionPropertyKey``s.
+/// ``history``, and the app's own values, declared with ``SessionPropertyEntry()`` (or as a
+/// ``SessionPropertyKey`` read through the subscript).
 ///
 /// ```swift
 /// import GuidedGeneration
 ///
-/// enum Tone: SessionPropertyKey {
-///     static var defaultValue: String { "plain" }
-/// }
-///
 /// extension SessionPropertyValues {
-///     var tone: String {
-///         get { self[Tone.self] }
-///         set { self[Tone.self] = newValue }
-///     }
+///     @SessionPropertyEntry var tone: String = "plain"
 /// }
 ///
 /// struct LastTurns: LanguageModelSession.DynamicProfileModifier {
@@ -68,6 +62,12 @@ public final class SessionPropertyValues: Sendable {
     /// history is empty and stays so.
     static let unattached = SessionPropertyValues()
 }
+
+/// Declares a value of ``SessionPropertyValues``, in an extension of it: `@SessionPropertyEntry
+/// var name: Type = defaultValue` (an optional may leave its default out, `nil`).
+@attached(accessor)
+@attached(peer, names: prefixed(__Key_))
+public macro SessionPropertyEntry() = #externalMacro(module: "GuidedGenerationMacros", type: "SessionPropertyEntryMacro")
 
 /// A value a session shares through ``SessionPropertyValues``, and its default.
 public protocol SessionPropertyKey {
