@@ -45,7 +45,7 @@ import Testing
     /// Keeps the last entries, as Apple's `rollingWindow` does: `onPrompt` rewrites the history
     /// through the session's values.
     struct RollingWindow: LanguageModelSession.DynamicProfileModifier {
-        @LanguageModelSession.SessionProperty(\.history) private var history
+        @SessionProperty(\.history) private var history
         let size: Int
 
         func body(content: Content) -> some DynamicProfile {
@@ -150,7 +150,7 @@ import Testing
     }
 
     struct Counting: LanguageModelSession.DynamicProfile {
-        @LanguageModelSession.SessionProperty(\.requestCount) var requestCount
+        @SessionProperty(\.requestCount) var requestCount
         let model: ReplayModel
 
         var body: some DynamicProfile {

@@ -25,3 +25,18 @@ extension Tool {
     /// A value of the session whose request calls the tool (see ``LanguageModelSession/SessionProperty``).
     public typealias SessionProperty = LanguageModelSession.SessionProperty
 }
+
+extension LanguageModelSession.DynamicProfile {
+    /// A value of the session the profile belongs to (see ``LanguageModelSession/SessionProperty``).
+    public typealias SessionProperty = LanguageModelSession.SessionProperty
+}
+
+extension LanguageModelSession.DynamicProfileModifier {
+    /// A value of the session the modified profile belongs to (see ``LanguageModelSession/SessionProperty``).
+    public typealias SessionProperty = LanguageModelSession.SessionProperty
+}
+
+extension DynamicInstructions {
+    /// A value of the session the instructions belong to (see ``LanguageModelSession/SessionProperty``).
+    public typealias SessionProperty = LanguageModelSession.SessionProperty
+}

@@ -13,7 +13,7 @@ import Synchronization
 /// }
 ///
 /// struct LastTurns: LanguageModelSession.DynamicProfileModifier {
-///     @LanguageModelSession.SessionProperty(\.history) var history
+///     @SessionProperty(\.history) var history
 ///
 ///     func body(content: Content) -> some DynamicProfile {
 ///         content.onPrompt { history = history.suffix(6) }
