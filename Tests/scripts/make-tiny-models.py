@@ -6,7 +6,8 @@ embeddings and the output of that type: name `type-q4_k` and so on); and llama.c
 answers on them: per prompt (token ids), the 16 tokens of its greedy continuation, each with its
 10 most likely tokens and their log probabilities. Writes OUT_DIR/tiny-NAME.gguf and
 OUT_DIR/tiny-NAME-reference.json (and, for phi3-longrope, tiny-phi3-longrope-long-reference.json
-at a context of 512).
+at a context of 512); then LoRA adapters of the llama and phi3 files, OUT_DIR/tiny-NAME-lora.gguf
+(names llama-lora and phi3-lora), with llama.cpp's continuations with the adapter applied.
 
 usage: make-tiny-models.py OUT_DIR LLAMA_SERVER [NAME...]   (needs `pip install numpy gguf`;
        the names given, or every file)
@@ -163,6 +164,29 @@ def write_model(path, name, arch, rng, single=None):
     writer.close()
 
 
+def write_adapter(path, base, arch, rng, rank=4, alpha=8.0):
+    """A LoRA adapter for the file `base`, as llama.cpp's `--lora` reads it: for every matrix of
+    every layer and the output, `NAME.lora_a` (RANK x columns, F32) and `NAME.lora_b` (rows x
+    RANK, F16), scaled by alpha / rank."""
+    from gguf import GGUFReader
+    reader = GGUFReader(base)
+    writer = GGUFWriter(path, arch)
+    writer.add_string("general.type", "adapter")
+    writer.add_string("adapter.type", "lora")
+    writer.add_float32("adapter.lora.alpha", alpha)
+    for tensor in reader.tensors:
+        if not tensor.name.endswith(".weight") or tensor.name == "token_embd.weight" or "norm" in tensor.name or len(tensor.shape) != 2:
+            continue
+        columns, rows = int(tensor.shape[0]), int(tensor.shape[1])
+        stem = tensor.name
+        writer.add_tensor(stem + ".lora_a", rng.normal(0, 0.1, size=(rank, columns)).astype(np.float32))
+        writer.add_tensor(stem + ".lora_b", rng.normal(0, 0.1, size=(rows, rank)).astype(np.float16))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+
+
 def post(port, path, body):
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
@@ -170,8 +194,9 @@ def post(port, path, body):
         return json.load(response)
 
 
-def reference(server, path, port, context=256):
-    process = subprocess.Popen([server, "-m", path, "--port", str(port), "-t", "2", "-c", str(context)],
+def reference(server, path, port, context=256, adapter=None):
+    extra = ["--lora", adapter] if adapter else []
+    process = subprocess.Popen([server, "-m", path, "--port", str(port), "-t", "2", "-c", str(context)] + extra,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
@@ -214,6 +239,17 @@ def main():
                 json.dump(reference(server, path, 18700 + index, context), output)
                 output.write("\n")
         print(name, os.path.getsize(path))
+    # LoRA adapters of two of the files (Phi-3's over its fused projections), and llama.cpp's
+    # continuations with each applied (`--lora`).
+    for index, (name, arch) in enumerate([("llama", "llama"), ("phi3", "phi3")]):
+        if only and f"{name}-lora" not in only:
+            continue
+        base, path = os.path.join(out, f"tiny-{name}.gguf"), os.path.join(out, f"tiny-{name}-lora.gguf")
+        write_adapter(path, base, arch, np.random.default_rng(200 + index))
+        with open(os.path.join(out, f"tiny-{name}-lora-reference.json"), "w") as output:
+            json.dump(reference(server, base, 18800 + index, adapter=path), output)
+            output.write("\n")
+        print(f"{name}-lora", os.path.getsize(path))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ struct EmbeddedModel: LanguageModelBackend {
     /// A chat template to use instead of the file's own, by name.
     let templateName: String?
     let threadCount: Int
+    /// A LoRA adapter applied to the model's products.
+    var adapter: LoRAAdapter? = nil
 
     /// The known model named instead of a file (the default when none is): fetched when missing.
     private var named: KnownModel? {
@@ -38,7 +40,7 @@ struct EmbeddedModel: LanguageModelBackend {
             ?? ChatTemplate(file: file)
         // SmolLM2-135M, of 135M parameters, loops without the small-model preset.
         return try LoadedEmbeddedModel(
-            model: LlamaModel(file: file, threadCount: threadCount), tokenizer: makeTokenizer(file: file), template: template,
+            model: LlamaModel(file: file, threadCount: threadCount, adapter: adapter), tokenizer: makeTokenizer(file: file), template: template,
             sampling: RecommendedSampling(file: file), samplingPreset: knownModel == .smolLM2 ? .smallModel : nil)
     }
 }

@@ -70,10 +70,14 @@ public final class SystemLanguageModel: Sendable {
     /// `chatTemplate` names a built-in template (`chatml`, `gemma`, `llama3`, `phi`) to use instead
     /// of the file's own, for a file without one or whose own the Jinja interpreter cannot run. `contextSize` caps the context; the file's own length
     /// (`ARCH.context_length`) caps it too.
+    /// With `adapter`, its LoRA changes apply to the model's products.
     public convenience init(
-        modelPath: String, contextSize: Int = 4096, chatTemplate: String? = nil, threadCount: Int = SystemLanguageModel.defaultThreadCount
+        modelPath: String, contextSize: Int = 4096, chatTemplate: String? = nil, threadCount: Int = SystemLanguageModel.defaultThreadCount,
+        adapter: Adapter? = nil
     ) {
-        self.init(backend: EmbeddedModel(path: modelPath, contextSize: contextSize, templateName: chatTemplate, threadCount: threadCount))
+        self.init(
+            backend: EmbeddedModel(
+                path: modelPath, contextSize: contextSize, templateName: chatTemplate, threadCount: threadCount, adapter: adapter?.lora))
     }
 
     /// A model run by any backend.

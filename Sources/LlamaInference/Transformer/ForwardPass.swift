@@ -140,6 +140,14 @@ final class ForwardPass {
             multiply(layer.query, positions: count, into: queries)
             multiply(layer.key, positions: count, into: newKeys)
             multiply(layer.value, positions: count, into: newValues)
+            if layer.adapters.query != nil || layer.adapters.key != nil || layer.adapters.value != nil {
+                forEachPosition { offset in
+                    let input = normeds + offset * width
+                    layer.adapters.query?.add(input: input, into: queries + offset * queryDimension)
+                    layer.adapters.key?.add(input: input, into: newKeys + offset * kvDimension)
+                    layer.adapters.value?.add(input: input, into: newValues + offset * kvDimension)
+                }
+            }
             forEachPosition { offset in
                 let row = positions[offset]
                 prepare(
@@ -164,6 +172,7 @@ final class ForwardPass {
             load(attentions, positions: count, width: queryDimension)
             multiply(layer.attentionOutput, positions: count, into: projections)
             forEachPosition { offset in
+                layer.adapters.attentionOutput?.add(input: attentions + offset * queryDimension, into: projections + offset * width)
                 addToResidual(projections + offset * width, norm: layer.postAttentionNorm, into: hiddens + offset * width)
                 rmsNorm(hiddens + offset * width, layer.feedForwardNorm, into: normeds + offset * width, count: width, epsilon: epsilon)
             }
@@ -171,11 +180,14 @@ final class ForwardPass {
             multiply(layer.gate, positions: count, into: gates)
             multiply(layer.up, positions: count, into: ups)
             forEachPosition { offset in
+                layer.adapters.gate?.add(input: normeds + offset * width, into: gates + offset * feedForward)
+                layer.adapters.up?.add(input: normeds + offset * width, into: ups + offset * feedForward)
                 activate(gates + offset * feedForward, ups + offset * feedForward, count: feedForward)
             }
             load(gates, positions: count, width: feedForward)
             multiply(layer.down, positions: count, into: projections)
             forEachPosition { offset in
+                layer.adapters.down?.add(input: gates + offset * feedForward, into: projections + offset * width)
                 addToResidual(projections + offset * width, norm: layer.postFeedForwardNorm, into: hiddens + offset * width)
             }
         }
@@ -205,6 +217,9 @@ final class ForwardPass {
             load(normeds, positions: targets.count, width: width)
             multiply(model.output, batchOf: targets.count, into: outputs)
             for (index, target) in targets.enumerated() { target.destination.update(from: outputs + index * vocabulary, count: vocabulary) }
+        }
+        if let adapter = model.outputAdapter {
+            for (index, target) in targets.enumerated() { adapter.add(input: normeds + index * width, into: target.destination) }
         }
         if let cap = configuration.finalLogitSoftCap {
             for target in targets {

@@ -28,6 +28,13 @@ public final class LlamaModel: @unchecked Sendable {
         let down: WeightMatrix
         /// The norm of the feed-forward network's output before the residual (Gemma 3).
         let postFeedForwardNorm: UnsafeBufferPointer<Float>?
+        /// What a LoRA adapter adds to the layer's products.
+        var adapters = LayerAdapters()
+    }
+
+    /// What a LoRA adapter adds to each product of a layer; `nil` where it adds nothing.
+    struct LayerAdapters {
+        var query, key, value, attentionOutput, gate, up, down: LoRAProjection?
     }
 
     public let configuration: LlamaConfiguration
@@ -44,6 +51,11 @@ public final class LlamaModel: @unchecked Sendable {
     /// up to ``LlamaConfiguration/originalContextLength``, the long ones beyond.
     let longContextRopeFactors: (short: UnsafeBufferPointer<Float>, long: UnsafeBufferPointer<Float>)?
     let layers: [Layer]
+    /// The LoRA adapter the model runs with, if any, its products decoded; and what it adds to
+    /// the output's product.
+    public let adapter: LoRAAdapter?
+    let appliedAdapter: AppliedAdapter?
+    let outputAdapter: LoRAProjection?
     /// How many threads the matrix products use.
     public let threadCount: Int
     /// The kernels the products and attention run on.
@@ -58,16 +70,18 @@ public final class LlamaModel: @unchecked Sendable {
     private let workers: WorkerPool
 
     /// Loads the model in `file`, to run on `threadCount` threads with the `kernels` variant
-    /// (``KernelVariant/preferred`` when it is not supported on this CPU).
+    /// (``KernelVariant/preferred`` when it is not supported on this CPU), with `adapter`'s
+    /// changes to its products when one is given (checked against the model: its architecture,
+    /// and each matrix it adapts, by name and shape).
     public convenience init(
         file: GGUFFile, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
-        kernels: KernelVariant = .preferred
+        kernels: KernelVariant = .preferred, adapter: LoRAAdapter? = nil
     ) throws(GGUFError) {
-        try self.init(file: file, threadCount: threadCount, kernels: kernels, floatProducts: false)
+        try self.init(file: file, threadCount: threadCount, kernels: kernels, floatProducts: false, adapter: adapter)
     }
 
     /// Loads the model; with `floatProducts`, every matrix product runs in floats.
-    init(file: GGUFFile, threadCount: Int, kernels: KernelVariant, floatProducts: Bool) throws(GGUFError) {
+    init(file: GGUFFile, threadCount: Int, kernels: KernelVariant, floatProducts: Bool, adapter: LoRAAdapter? = nil) throws(GGUFError) {
         self.file = file
         configuration = try LlamaConfiguration(file: file)
         self.threadCount = max(1, threadCount)
@@ -151,7 +165,49 @@ public final class LlamaModel: @unchecked Sendable {
                     down: try matrix(prefix + "ffn_down.weight", rows: width, columns: feedForward),
                     postFeedForwardNorm: try optional("post_ffw_norm.weight", count: width, if: traits.normalizesSublayerOutputs)))
         }
+        self.adapter = adapter
+        guard let adapter else {
+            self.layers = layers
+            appliedAdapter = nil
+            outputAdapter = nil
+            return
+        }
+        guard adapter.architecture == configuration.architecture else {
+            throw .wrongType(key: "general.architecture", expected: "'\(configuration.architecture)' in the adapter, as in the model (it has '\(adapter.architecture)')")
+        }
+        let applied = AppliedAdapter()
+        var adapted: Set<String> = []
+        func projection(_ name: String, rows: Int, columns: Int, part: Range<Int>? = nil) throws(GGUFError) -> LoRAProjection? {
+            adapted.insert(name)
+            return try applied.projection(name, of: adapter, rows: rows, columns: columns, part: part)
+        }
+        for index in layers.indices {
+            let prefix = "blk.\(index)."
+            var adapters = LayerAdapters()
+            if traits.fusesProjections {
+                let rows = queryDimension + 2 * kvDimension
+                adapters.query = try projection(prefix + "attn_qkv.weight", rows: rows, columns: width, part: 0..<queryDimension)
+                adapters.key = try projection(prefix + "attn_qkv.weight", rows: rows, columns: width, part: queryDimension..<queryDimension + kvDimension)
+                adapters.value = try projection(prefix + "attn_qkv.weight", rows: rows, columns: width, part: queryDimension + kvDimension..<rows)
+                adapters.gate = try projection(prefix + "ffn_up.weight", rows: 2 * feedForward, columns: width, part: 0..<feedForward)
+                adapters.up = try projection(prefix + "ffn_up.weight", rows: 2 * feedForward, columns: width, part: feedForward..<2 * feedForward)
+            } else {
+                adapters.query = try projection(prefix + "attn_q.weight", rows: queryDimension, columns: width)
+                adapters.key = try projection(prefix + "attn_k.weight", rows: kvDimension, columns: width)
+                adapters.value = try projection(prefix + "attn_v.weight", rows: kvDimension, columns: width)
+                adapters.gate = try projection(prefix + "ffn_gate.weight", rows: feedForward, columns: width)
+                adapters.up = try projection(prefix + "ffn_up.weight", rows: feedForward, columns: width)
+            }
+            adapters.attentionOutput = try projection(prefix + "attn_output.weight", rows: width, columns: queryDimension)
+            adapters.down = try projection(prefix + "ffn_down.weight", rows: width, columns: feedForward)
+            layers[index].adapters = adapters
+        }
+        outputAdapter = file.tensorsByName["output.weight"] != nil ? try projection("output.weight", rows: vocabulary, columns: width) : nil
+        if let unknown = adapter.pairs.keys.sorted().first(where: { !adapted.contains($0) }) {
+            throw .invalidTensor(name: unknown + ".lora_a", reason: "adapts '\(unknown)', which is not a matrix of this model's products")
+        }
         self.layers = layers
+        appliedAdapter = applied
     }
 
     /// `outputs[t] = matrix × inputs[t]` for `count` vectors, the rows split across threads.
