@@ -72,8 +72,7 @@ extension LanguageModelSession {
         /// transforms rewrite it.
         func sent(_ transcript: Transcript) -> Transcript {
             guard let profile, !profile.historyTransforms.isEmpty else { return transcript }
-            let history = LanguageModelSession.history(of: transcript.entries)
-            let instructions = transcript.entries.prefix(transcript.entries.count - history.count)
+            let (instructions, history) = LanguageModelSession.split(transcript.entries)
             return Transcript(entries: Array(instructions) + profile.history(Array(history)))
         }
 

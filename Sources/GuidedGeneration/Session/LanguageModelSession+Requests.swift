@@ -49,10 +49,13 @@ extension LanguageModelSession {
         policy = setup.profile?.transcriptErrorHandlingPolicy
         let promptSegments = request.prompt.transcriptSegments
         let format = request.includeSchemaInPrompt ? request.schema.map(Transcript.ResponseFormat.init(schema:)) : nil
-        var entries: [Transcript.Entry] = [
-            .prompt(Transcript.Prompt(segments: promptSegments, options: request.options, responseFormat: format))
-        ]
-        append(entries)
+        // The request's entries, each also added to the transcript as it comes.
+        var entries: [Transcript.Entry] = []
+        func record(_ new: [Transcript.Entry]) {
+            entries += new
+            append(new)
+        }
+        record([.prompt(Transcript.Prompt(segments: promptSegments, options: request.options, responseFormat: format))])
         try await setup.run(\.onPrompt)
         var answersNow = false
         var rounds: [Transcript.ToolCalls] = []
@@ -85,8 +88,7 @@ extension LanguageModelSession {
             usage = usage.adding(turn.usage)
             statistics.add(GenerationStatistics(usage: turn.usage))
             if let reasoning = turn.reasoning {
-                entries.append(.reasoning(reasoning))
-                append([.reasoning(reasoning)])
+                record([.reasoning(reasoning)])
                 try await setup.run(\.onReasoning)
             }
             guard !turn.calls.isEmpty else {
@@ -100,9 +102,7 @@ extension LanguageModelSession {
                 } else {
                     segment = .text(Transcript.TextSegment(content: turn.responseText))
                 }
-                let response = Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [segment]))
-                entries.append(response)
-                append([response])
+                record([.response(Transcript.Response(assetIDs: [], segments: [segment]))])
                 try await setup.run(\.onResponse)
                 succeeded = true
                 return (content, entries, usage)
@@ -128,14 +128,11 @@ extension LanguageModelSession {
             }
             rounds.append(calls)
             guard rounds.count <= limit else { throw ToolRoundLimitError(limit: limit, toolCalls: rounds) }
-            entries.append(.toolCalls(calls))
-            append([.toolCalls(calls)])
+            record([.toolCalls(calls)])
             if let hooks = setup.profile?.hooks.onToolCall {
                 for call in calls { for hook in hooks { try await hook(call) } }
             }
-            let outputs = try await call(calls, tools: tools).map(Transcript.Entry.toolOutput)
-            entries += outputs
-            append(outputs)
+            record(try await call(calls, tools: tools).map(Transcript.Entry.toolOutput))
             try await setup.run(\.onToolOutput)
             if cancellation.isCancelled { throw CancellationError() }
         }

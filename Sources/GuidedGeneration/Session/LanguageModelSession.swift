@@ -88,7 +88,7 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// The instructions entry: the instructions and the tools' definitions, when there are any.
-    static func instructionsEntries(_ instructions: Instructions?, tools: [any Tool]) -> [Transcript.Entry] {
+    private static func instructionsEntries(_ instructions: Instructions?, tools: [any Tool]) -> [Transcript.Entry] {
         guard instructions != nil || !tools.isEmpty else { return [] }
         let definitions = tools.definitions
         return [.instructions(Transcript.Instructions(segments: instructions?.transcriptSegments ?? [], toolDefinitions: definitions))]
@@ -110,18 +110,14 @@ public final class LanguageModelSession: Sendable {
 
     /// The transcript without its instructions entry; setting it keeps the instructions first.
     var history: ArraySlice<Transcript.Entry> {
-        get { state.withLock { Self.history(of: $0.transcript.entries) } }
-        set {
-            state.withLock { state in
-                let instructions = state.transcript.entries.prefix(state.transcript.entries.count - Self.history(of: state.transcript.entries).count)
-                state.transcript.entries = Array(instructions + newValue)
-            }
-        }
+        get { state.withLock { Self.split($0.transcript.entries).history } }
+        set { state.withLock { $0.transcript.entries = Array(Self.split($0.transcript.entries).instructions + newValue) } }
     }
 
-    /// The entries after the instructions entry, when the first entry is one.
-    static func history(of entries: [Transcript.Entry]) -> ArraySlice<Transcript.Entry> {
-        if case .instructions = entries.first { entries.dropFirst() } else { entries[...] }
+    /// The instructions entry, when the first entry is one, and the entries after it.
+    static func split(_ entries: [Transcript.Entry]) -> (instructions: ArraySlice<Transcript.Entry>, history: ArraySlice<Transcript.Entry>) {
+        let count = if case .instructions = entries.first { 1 } else { 0 }
+        return (entries.prefix(count), entries.dropFirst(count))
     }
 
     /// What the transcript keeps of a request that fails; `nil` for the profile's choice, else
