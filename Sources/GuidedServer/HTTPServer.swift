@@ -5,11 +5,16 @@ import Synchronization
 /// An HTTP/1.1 server on POSIX sockets: one thread accepts connections, one thread per
 /// connection reads its requests (keep-alive), hands each to the handler in a task, and sends
 /// what the handler writes. Every client-controlled quantity is bounded: header and body sizes
-/// (431, 413), the time a request may take to arrive (408), idle connections, and the number of
-/// connections (503 beyond it).
+/// (431, 413), the time a request's head and the whole request may take to arrive (408), idle
+/// connections, and the number of connections, in all and per client address: beyond either
+/// bound a new connection takes the place of the one that has waited longest for its request,
+/// and is refused (503) only when every place is held by a request being answered.
 public final class HTTPServer: Sendable {
     /// How long the server waits for what a client sends.
     public struct Timeouts: Sendable {
+        /// The most seconds between the first byte of a request and the end of its header fields
+        /// (beyond: 408).
+        public var head: Double
         /// The most seconds between the first byte of a request and its last (beyond: 408).
         public var request: Double
         /// The most seconds a connection may wait for its next request.
@@ -17,8 +22,10 @@ public final class HTTPServer: Sendable {
         /// The most seconds a send may block on a client that does not read.
         public var send: Int
 
-        /// Creates timeouts; the defaults are 30 s for a request, 60 s idle, 30 s per send.
-        public init(request: Double = 30, idle: Double = 60, send: Int = 30) {
+        /// Creates timeouts; the defaults are 10 s for a head, 30 s for a request, 60 s idle,
+        /// 30 s per send.
+        public init(head: Double = 10, request: Double = 30, idle: Double = 60, send: Int = 30) {
+            self.head = min(head, request)
             self.request = request
             self.idle = idle
             self.send = send
@@ -29,16 +36,17 @@ public final class HTTPServer: Sendable {
     private let handler: any HTTPHandler
     private let limits: HTTPLimits
     private let timeouts: Timeouts
-    private let maximumConnections: Int
-    private let connections = Atomic<Int>(0)
+    private let connections: ConnectionTable
 
     /// The port the server listens on (the one the system picked when it was given 0).
     public var port: Int { socket.port }
 
-    /// Listens on `host`:`port` and serves each connection with `handler` in the background.
+    /// Listens on `host`:`port` and serves each connection with `handler` in the background,
+    /// holding at most `maximumConnections` connections, `maximumConnectionsPerAddress` of them
+    /// from one client address.
     public init(
         host: String = "127.0.0.1", port: Int, handler: any HTTPHandler, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts(),
-        maximumConnections: Int = 256
+        maximumConnections: Int = 256, maximumConnectionsPerAddress: Int = 64
     ) throws(ServerError) {
         do {
             socket = try ListeningSocket(host: host, port: port)
@@ -48,7 +56,7 @@ public final class HTTPServer: Sendable {
         self.handler = handler
         self.limits = limits
         self.timeouts = timeouts
-        self.maximumConnections = maximumConnections
+        connections = ConnectionTable(maximum: maximumConnections, maximumPerPeer: maximumConnectionsPerAddress)
         Thread.detachNewThread { [self] in acceptConnections() }
     }
 
@@ -58,33 +66,33 @@ public final class HTTPServer: Sendable {
     }
 
     private func acceptConnections() {
-        while let descriptor = socket.accept() {
+        while let (descriptor, peer) = socket.acceptWithPeer() {
             let connection = Connection(descriptor: descriptor, sendTimeoutSeconds: timeouts.send)
-            guard connections.add(1, ordering: .relaxed).newValue <= maximumConnections else {
+            guard let place = connections.admit(connection, from: peer) else {
                 _ = write(ServerErrorBody.response(status: 503, message: "Too many connections; try again.", headers: [("Retry-After", "1")]), on: connection, keepAlive: false)
-                close(connection)
+                connection.close()
                 continue
             }
-            Thread.detachNewThread { [self] in serve(connection) }
+            Thread.detachNewThread { [self] in serve(connection, at: place) }
         }
     }
 
-    private func close(_ connection: Connection) {
-        connection.close()
-        connections.subtract(1, ordering: .relaxed)
-    }
-
-    /// Reads and answers requests until the client closes, a request is malformed or late, or
-    /// the client stops reading.
-    private func serve(_ connection: Connection) {
-        defer { close(connection) }
+    /// Reads and answers requests until the client closes, a request is malformed or late, the
+    /// client stops reading, or a new connection takes the place of this one while it waits.
+    private func serve(_ connection: Connection, at place: ConnectionTable.Place) {
+        defer {
+            connections.remove(place)
+            connection.close()
+        }
         var parser = HTTPRequestParser(limits: limits)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             var request: HTTPRequest?
             var deadline = Date().addingTimeInterval(timeouts.idle)
-            var started = false
+            var started: Date?
+            var readingBody = false
+            connections.setWaiting(place, true)
             while request == nil {
                 do {
                     request = try parser.nextRequest()
@@ -93,9 +101,14 @@ public final class HTTPServer: Sendable {
                     return
                 }
                 guard request == nil else { break }
-                if parser.hasPartialRequest, !started {
-                    started = true
-                    deadline = Date().addingTimeInterval(timeouts.request)
+                // The head has its deadline from the request's first byte, the whole request its own.
+                if parser.hasPartialRequest, started == nil {
+                    started = Date()
+                    deadline = Date().addingTimeInterval(timeouts.head)
+                }
+                if let started, parser.isReadingBody, !readingBody {
+                    readingBody = true
+                    deadline = started.addingTimeInterval(timeouts.request)
                 }
                 let wait = Int(deadline.timeIntervalSinceNow * 1000)
                 switch wait > 0 ? connection.read(into: buffer, waitingAtMost: wait) : .timedOut {
@@ -111,6 +124,7 @@ public final class HTTPServer: Sendable {
                     return
                 }
             }
+            connections.setWaiting(place, false)
             guard let request, exchange(request, on: connection), request.keepsAlive else { return }
         }
     }

@@ -34,9 +34,19 @@ package final class ListeningSocket: Sendable {
 
     /// Waits for the next connection; `nil` once the socket is closed.
     package func accept() -> Int32? {
+        acceptWithPeer()?.descriptor
+    }
+
+    /// Waits for the next connection and gives it with the address of its peer (without the
+    /// port); `nil` once the socket is closed.
+    package func acceptWithPeer() -> (descriptor: Int32, peer: String)? {
         while true {
-            let connection = systemAccept(descriptor, nil, nil)
-            if connection >= 0 { return connection }
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let connection = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemAccept(descriptor, $0, &length) }
+            }
+            if connection >= 0 { return (connection, Self.host(of: &storage)) }
             switch errno {
             case EINTR, ECONNABORTED, EMFILE, ENFILE, ENOBUFS, ENOMEM, EPROTO:
                 if errno != EINTR && errno != ECONNABORTED { usleep(10_000) }
@@ -51,6 +61,30 @@ package final class ListeningSocket: Sendable {
     package func close() {
         _ = shutdown(descriptor, Int32(SHUT_RDWR))
         _ = systemClose(descriptor)
+    }
+
+    /// The numeric host of an address, IPv4 or IPv6.
+    private static func host(of storage: inout sockaddr_storage) -> String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let written: UnsafePointer<CChar>? =
+            switch Int32(storage.ss_family) {
+            case AF_INET:
+                withUnsafePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                        withUnsafePointer(to: address.pointee.sin_addr) { inet_ntop(AF_INET, $0, &text, socklen_t(text.count)) }
+                    }
+                }
+            case AF_INET6:
+                withUnsafePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                        withUnsafePointer(to: address.pointee.sin6_addr) { inet_ntop(AF_INET6, $0, &text, socklen_t(text.count)) }
+                    }
+                }
+            default:
+                nil
+            }
+        guard written != nil else { return "unknown" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func boundPort(of socket: Int32) -> Int? {

@@ -30,6 +30,25 @@ import Testing
         #expect(try accepts(schema, #"{"a":1,"b":"x","c":true,"d":[],"e":{}}"#, options: CompileOptions(extraProperties: .allow)))
     }
 
+    /// Large enums: duplicates are dropped (scalars by spelling, `1` and `1.0` alike), and a
+    /// list whose values exceed the state budget is refused before compiling, by its place.
+    @Test func largeEnumsCompileOnceAndOversizedOnesAreRefusedByTheirPlace() throws {
+        let values = (0..<20_000).map { "\"v\($0)\"" }.joined(separator: ",")
+        let schema = #"{"type":"object","properties":{"pick":{"enum":[\#(values),"v7",1,1.0,[1,2],[1,2]]}},"required":["pick"]}"#
+        #expect(try accepts(schema, #"{"pick":"v19999"}"#))
+        #expect(try accepts(schema, #"{"pick":1}"#) && !accepts(schema, #"{"pick":1.0}"#))
+        #expect(try accepts(schema, #"{"pick":[1,2]}"#) && !accepts(schema, #"{"pick":"v20000"}"#))
+        let small = CompileOptions(stateBudget: 50_000)
+        #expect {
+            try CompiledGrammar(jsonSchema: schema, options: small)
+        } throws: { error in
+            guard case SchemaError.tooLarge(let reason) = error else { return false }
+            return reason.contains("'enum' at '/properties/pick'") && reason.contains("more than the budget of 50000")
+        }
+        // A property named like the keyword is a schema, not a list of values.
+        #expect(try accepts(#"{"properties":{"enum":{"type":"integer"}}}"#, #"{"enum":3}"#, options: small))
+    }
+
     /// A member's name and value are built once for the first member and the later ones, so
     /// that nested objects take states in proportion to their depth, not to two to its power.
     @Test func nestedObjectsCompileInStatesProportionalToTheirDepth() throws {

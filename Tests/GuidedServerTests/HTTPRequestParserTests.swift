@@ -53,7 +53,13 @@ import Testing
             ("POST / HTTP/1.1\r\nContent-Length: 1e3\r\n\r\n", 400),
             ("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n", 400),
             ("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", 400),
-            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501),
+            ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501),
+            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n", 400),
+            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n", 400),
+            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n", 400),
+            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\nab\r\n0\r\n\r\n", 400),
+            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\n", 400),
+            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n895441\r\n", 413),
             ("POST / HTTP/1.1\r\nContent-Length: 9000001\r\n\r\n", 413),
             ("GET / HTTP/1.1\r\nX: a\u{7f}b\r\n\r\n", 400),
         ]
@@ -88,6 +94,35 @@ import Testing
         #expect(try parser.nextRequest()?.body == Array("abcd".utf8))
         #expect(try parser.nextRequest() == nil)
         #expect(parser.hasPartialRequest)
+    }
+
+    @Test func chunkedBodiesAreReadWholeOrInPieces() throws {
+        let text = "POST /v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: Chunked\r\n\r\n"
+            + "4;name=value\r\n{\"a\"\r\n3\r\n:1}\r\n0\r\nX-Trailer: 1\r\n\r\n" + "GET /health HTTP/1.1\r\n\r\n"
+        let whole = try Self.parse(text)
+        #expect(whole.map(\.path) == ["/v1/chat/completions", "/health"])
+        #expect(whole.first?.body == Array("{\"a\":1}".utf8))
+        var parser = HTTPRequestParser()
+        var requests: [HTTPRequest] = []
+        for byte in Array(text.utf8) {
+            parser.append([byte])
+            while let request = try parser.nextRequest() { requests.append(request) }
+        }
+        #expect(requests == whole)
+        #expect(!parser.hasPartialRequest)
+    }
+
+    @Test func chunkedBodiesAreBoundedByTheLimits() {
+        let limits = HTTPLimits(maximumHeaderBytes: 256, maximumHeaderCount: 10, maximumBodyBytes: 100)
+        let head = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let sixty = "3c\r\n" + String(repeating: "x", count: 60) + "\r\n"
+        #expect(throws: HTTPRequestError.bodyTooLarge(length: 120, limit: 100)) { try Self.parse(head + sixty + sixty, limits: limits) }
+        #expect(throws: HTTPRequestError.headerTooLarge) {
+            try Self.parse(head + "0\r\nX: " + String(repeating: "a", count: 300), limits: limits)
+        }
+        #expect(throws: HTTPRequestError.malformed("a chunk size line is too long")) {
+            try Self.parse(head + "1;" + String(repeating: "e", count: 2000), limits: limits)
+        }
     }
 
     @Test func responsesAreFramed() {

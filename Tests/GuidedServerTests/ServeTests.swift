@@ -60,6 +60,39 @@ import Testing
         #expect(usage?["completion_tokens"] != nil)
     }
 
+    /// A stop sequence ends the answer where it first appears, whole and streamed; the answer
+    /// holds the text before it.
+    @Test func stopSequencesEndTheAnswer() async throws {
+        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2"))
+        defer { server.stop() }
+        func body(stream: Bool, stop: String? = nil) -> String {
+            let stopField = stop.map { #","stop":["zzzz",\#(JSONValue.string($0).jsonString)]"# } ?? ""
+            return #"{"stream":\#(stream),"temperature":0,"max_tokens":60,"messages":[{"role":"user","content":"Tell me about cats."}]\#(stopField)}"#
+        }
+        func choice(_ response: String) throws -> JSONValue {
+            try #require(try JSONValue(parsing: Self.body(of: response))["choices"]?.arrayValue?.first)
+        }
+        let free = try choice(try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", body(stream: false))))
+        let text = try #require(free["message"]?["content"]?.stringValue)
+        let words = text.split(separator: " ")
+        try #require(words.count > 6, "\(text)")
+        // A word from the middle, as the stop sequence: the answer is the text before its first use.
+        let stop = String(words[words.count / 2])
+        let found = try #require(text.range(of: stop))
+        let expected = String(text[..<found.lowerBound])
+        let stopped = try choice(try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", body(stream: false, stop: stop))))
+        #expect(stopped["message"]?["content"]?.stringValue == expected)
+        #expect(stopped["finish_reason"]?.stringValue == "stop")
+        let streamed = try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", body(stream: true, stop: stop)))
+        var deltas = ""
+        for line in streamed.utf8.split(separator: 10).map({ String(decoding: $0, as: UTF8.self) }) where line.hasPrefix("data: {") {
+            if let delta = try JSONValue(parsing: String(line.dropFirst(6)))["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue {
+                deltas += delta
+            }
+        }
+        #expect(deltas == expected)
+    }
+
     @Test func toolsAreCalledWithArgumentsOfTheirSchema() async throws {
         let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2"))
         defer { server.stop() }
@@ -90,6 +123,25 @@ import Testing
         #expect(try await status("GET / HTTP/1.1\r\nX: \(String(repeating: "a", count: 3000))\r\n\r\n") == "HTTP/1.1 431 Request Header Fields Too Large")
         #expect(try await status(RawClient.post("/v1/chat/completions", String(repeating: " ", count: 5000), headers: key)) == "HTTP/1.1 413 Content Too Large")
         #expect(try await status(RawClient.post("/v1/chat/completions", "{\"messages\":", headers: key)) == "HTTP/1.1 400 Bad Request")
+        // Fields of the wrong type or out of range are refused by name, not ignored.
+        let user = #""messages":[{"role":"user","content":"x"}]"#
+        for stop in ["-1", "1.5", "true", #"{"a":1}"#, "18446744073709551616", "1e308", #"["a","b","c","d","e"]"#, #"[""]"#, "[1]"] {
+            let response = try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", "{\(user),\"stop\":\(stop)}", headers: key))
+            #expect(response.hasPrefix("HTTP/1.1 400"), "stop \(stop)")
+            #expect(Self.body(of: response).contains(#""param":"stop""#), "stop \(stop): \(response)")
+        }
+        for messages in [#"[{"role":"user"}]"#, #"[{"role":"user","content":null}]"#, #"[{"role":"assistant","content":null}]"#] {
+            let response = try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", #"{"messages":\#(messages)}"#, headers: key))
+            #expect(response.hasPrefix("HTTP/1.1 400") && response.contains("messages[0].content"), "\(messages): \(response)")
+        }
+        for field in [#""model":1"#, #""logprobs":"yes""#, #""logprobs":true"#, #""parallel_tool_calls":1"#, #""metadata":[]"#] {
+            #expect(try await status(RawClient.post("/v1/chat/completions", "{\(user),\(field)}", headers: key)) == "HTTP/1.1 400 Bad Request", "\(field)")
+        }
+        // A chunked body is read: the request reaches the endpoint, which names what it lacks.
+        let chunked = try await RawClient.exchange(
+            port: server.port,
+            "POST /v1/chat/completions HTTP/1.1\r\nConnection: close\r\n\(key)Transfer-Encoding: chunked\r\n\r\n10\r\n{\"messages\":[{\"r\r\ne\r\nole\":\"user\"}]}\r\n0\r\n\r\n")
+        #expect(chunked.hasPrefix("HTTP/1.1 400") && chunked.contains("messages[0].content"), "\(chunked)")
         // A request that stops arriving.
         #expect(try await status("POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 10\r\n\r\n{") == "HTTP/1.1 408 Request Timeout")
         // A schema the engine cannot enforce is refused by name.

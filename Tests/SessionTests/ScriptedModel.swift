@@ -23,6 +23,7 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
     /// How far above the noise (which lies in [0, 1)) the scripted byte's logit is.
     let margin: Float
     private let log = Mutex<(evaluated: Int, conversations: [String])>((0, []))
+    private let tokenized = Atomic<Int>(0)
 
     init(
         replies: [String] = [], contextSize: Int = 1024, delay: TimeInterval = 0, availability: SystemLanguageModel.Availability = .available,
@@ -38,6 +39,8 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
 
     /// How many tokens were run through the model.
     var evaluatedTokenCount: Int { log.withLock { $0.evaluated } }
+    /// How many bytes of text were tokenized.
+    var tokenizedByteCount: Int { tokenized.load(ordering: .relaxed) }
     /// The conversations rendered so far.
     var conversations: [String] { log.withLock { $0.conversations } }
 
@@ -55,6 +58,7 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
 
     func tokenize(_ text: String, parsingSpecialTokens: Bool) -> [Int32] {
         let bytes = Array(text.utf8)
+        tokenized.add(bytes.count, ordering: .relaxed)
         var tokens: [Int32] = []
         var index = 0
         while index < bytes.count {

@@ -252,6 +252,20 @@ func lettersWithoutRepeats(_ count: Int) -> String {
         #expect(session.transcript.count == 1)
     }
 
+    /// A prompt longer than the context could hold whatever its tokens is refused before it is
+    /// tokenized: no token of the scripted vocabulary is longer than 13 bytes.
+    @Test func promptTooLongForAnyTokenizationIsRefusedBeforeTokenizing() async throws {
+        let model = ScriptedModel(contextSize: 64)
+        let session = session(model)
+        await #expect {
+            try await session.respond(to: String(repeating: "a", count: 64 * 13 + 1))
+        } throws: { error in
+            guard case LanguageModelSession.GenerationError.exceededContextWindowSize(let context) = error else { return false }
+            return context.debugDescription.contains("no token is longer than 13 bytes")
+        }
+        #expect(model.tokenizedByteCount < 64 * 13)
+    }
+
     @Test func budgetTooSmallForTheTypeIsADecodingFailure() async throws {
         let session = session(ScriptedModel(replies: [#"{"name":"Rex","age":3,"tags":[]}"#]))
         await #expect {

@@ -43,6 +43,7 @@ public struct CompiledGrammar: Sendable {
     }
 
     private init(document: JSONValue, options: CompileOptions) throws(SchemaError) {
+        try SchemaCost.check(document, budget: options.stateBudget)
         var compiler = SchemaCompiler(document: document, options: options)
         templates = try compiler.compileAll()
         pool = TemplatePool(templates: templates)

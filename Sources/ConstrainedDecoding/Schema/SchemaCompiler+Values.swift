@@ -68,9 +68,18 @@ extension SchemaCompiler {
         }
         let types = try allowedTypes(schema, at: pointer)
         var fragments: [Fragment] = []
-        var seen: [SchemaValue] = []
-        for value in values where !seen.containsInstance(value) && Self.hasType(value, types) {
-            seen.append(value)
+        // Scalars are told apart by their canonical spelling, in constant time; arrays and
+        // objects (whose members may come in any order) by comparing instances.
+        var seenScalars = Set<String>()
+        var seenComposites: [SchemaValue] = []
+        for value in values where Self.hasType(value, types) {
+            switch value {
+            case .array, .object:
+                guard !seenComposites.containsInstance(value) else { continue }
+                seenComposites.append(value)
+            default:
+                guard seenScalars.insert(Self.canonicalJSON(value)).inserted else { continue }
+            }
             fragments.append(try builder.literal(spelling(of: value, depth: depth).utf8))
         }
         return fragments.isEmpty ? nil : try builder.alternation(fragments)

@@ -10,6 +10,9 @@ final class ModelRuntime: Sendable {
     let vocabulary: Vocabulary
     /// The tokens a text response may hold: every ordinary token, and those that end the turn.
     let textTokens: TokenBitset
+    /// The bytes of the longest token's text: a text of more than `contextSize` times as many
+    /// bytes cannot fit in the context, whatever its tokens.
+    let longestTokenBytes: Int
     private let grammars = Mutex<[String: CompiledGrammar]>([:])
     /// DRY's tables over this vocabulary, by setting (the last few).
     private let dryPenalties = Mutex<[DRYSettings: DRYPenalty]>([:])
@@ -24,6 +27,7 @@ final class ModelRuntime: Sendable {
         for id in model.tokenBytes.indices where !model.specialTokens.contains(Int32(id)) { text.insert(Int32(id)) }
         for id in model.stopTokens { text.insert(id) }
         textTokens = text
+        longestTokenBytes = max(1, model.tokenBytes.lazy.map(\.count).max() ?? 1)
     }
 
     /// The most compiled grammars kept.
@@ -68,9 +72,19 @@ final class ModelRuntime: Sendable {
         return grammar
     }
 
-    /// The tokens of a rendered conversation.
-    func tokens(ofConversation messages: [ConversationMessage]) throws -> [Int32] {
-        model.tokenize(try model.conversationText(messages), parsingSpecialTokens: true)
+    /// The tokens of a rendered conversation. `withinContext`: a text too long for the context
+    /// whatever its tokens (more bytes than the context's tokens can hold) is refused before it
+    /// is tokenized.
+    func tokens(ofConversation messages: [ConversationMessage], withinContext: Bool = true) throws -> [Int32] {
+        let text = try model.conversationText(messages)
+        let bytes = text.utf8.count
+        guard !withinContext || bytes / longestTokenBytes < contextSize else {
+            throw LanguageModelSession.GenerationError.exceededContextWindowSize(
+                .init(
+                    debugDescription: "The conversation of \(bytes) bytes takes more than \(bytes / longestTokenBytes) tokens "
+                        + "(no token is longer than \(longestTokenBytes) bytes); the context holds \(contextSize)."))
+        }
+        return model.tokenize(text, parsingSpecialTokens: true)
     }
 
     /// DRY's penalty for `settings` over this vocabulary; its tables are kept for the last few

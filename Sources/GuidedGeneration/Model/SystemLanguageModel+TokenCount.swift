@@ -25,7 +25,7 @@ extension SystemLanguageModel {
     /// How many tokens transcript entries take, rendered as the model reads them.
     public nonisolated(nonsending) func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
         let messages = ConversationRenderer.messages(of: Transcript(entries: transcriptEntries))
-        return try await run { runtime in try runtime.tokens(ofConversation: messages).count }
+        return try await run { runtime in try runtime.tokens(ofConversation: messages, withinContext: false).count }
     }
 
     private func count(_ text: String) async throws -> Int {

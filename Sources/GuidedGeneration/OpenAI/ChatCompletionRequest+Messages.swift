@@ -15,6 +15,11 @@ extension ChatCompletionRequest {
             let path = "messages[\(index)]"
             guard let role = message["role"]?.stringValue else { throw Invalid(message: "'\(path).role' is missing.", parameter: path + ".role") }
             let text = try content(message["content"], path + ".content")
+            // Only an assistant message that calls tools may go without its content.
+            let callsTools = !(message["tool_calls"]?.isNull ?? true)
+            if text == nil, ["system", "developer", "user", "tool"].contains(role) || (role == "assistant" && !callsTools) {
+                throw Invalid(message: "'\(path).content' is missing; a \(role) message needs its content.", parameter: path + ".content")
+            }
             switch role {
             case "system", "developer":
                 instructions.append(text ?? "")

@@ -9,7 +9,7 @@ import PartialJSON
 /// `response_format`, the `tools` with `tool_choice`, and the sampling settings as
 /// ``GenerationOptions``. Whatever does not fit is a ``ChatCompletionRequest/Invalid`` error that
 /// names the field.
-package struct ChatCompletionRequest {
+package struct ChatCompletionRequest: Sendable {
     /// A request the server refuses (400), with the field at fault.
     package struct Invalid: Error {
         package var message: String
@@ -18,6 +18,9 @@ package struct ChatCompletionRequest {
 
     package var generation: LanguageModelExecutorGenerationRequest
     package var stream: Bool
+    /// The sequences that end the answer where the text first holds one (`stop`: a string or
+    /// up to four), left out of the answer.
+    package var stop: [String]
     package var includeUsage: Bool
     /// Whether the answer is a JSON value (`response_format` json_schema or json_object).
     package var isJSON: Bool { generation.schema != nil }
@@ -36,6 +39,8 @@ package struct ChatCompletionRequest {
         if let count = object["n"], count.numberValue?.text != "1" {
             throw Invalid(message: "Only one choice per request is generated (n = 1).", parameter: "n")
         }
+        stop = try Self.stopSequences(object["stop"])
+        try Self.checkTypes(object)
         let format = try Self.responseSchema(object["response_format"])
         let (tools, toolMode) = try Self.tools(object["tools"], choice: object["tool_choice"])
         let options = try Self.options(object, toolMode: toolMode)
@@ -43,6 +48,38 @@ package struct ChatCompletionRequest {
         generation = LanguageModelExecutorGenerationRequest(
             id: UUID(), transcript: transcript, enabledTools: toolMode == .disallowed ? [] : tools, schema: format?.0, generationOptions: options,
             contextOptions: ContextOptions(), metadata: [:])
+    }
+
+    /// `stop`: a string, or an array of up to four strings, none empty.
+    private static func stopSequences(_ value: JSONValue?) throws(Invalid) -> [String] {
+        guard let value, !value.isNull else { return [] }
+        let list = value.stringValue.map { [JSONValue.string($0)] } ?? value.arrayValue
+        guard let list, list.count <= 4, case let strings = list.compactMap(\.stringValue), strings.count == list.count,
+            !strings.contains(where: \.isEmpty)
+        else {
+            throw Invalid(message: "'stop' must be a string or an array of up to 4 strings, none of them empty.", parameter: "stop")
+        }
+        return strings
+    }
+
+    /// Checks the type of the protocol's fields that do not change the answer, and refuses those
+    /// asking for what the server does not give.
+    private static func checkTypes(_ object: JSONObject) throws(Invalid) {
+        for name in ["model", "user", "service_tier"] {
+            if let value = object[name], !value.isNull, value.stringValue == nil {
+                throw Invalid(message: "'\(name)' must be a string.", parameter: name)
+            }
+        }
+        for name in ["parallel_tool_calls", "store"] { _ = try bool(object[name], name) }
+        if let value = object["metadata"], !value.isNull, value.objectValue == nil {
+            throw Invalid(message: "'metadata' must be an object.", parameter: "metadata")
+        }
+        if try bool(object["logprobs"], "logprobs") == true {
+            throw Invalid(message: "'logprobs' is not supported.", parameter: "logprobs")
+        }
+        if let count = try integer(object["top_logprobs"], "top_logprobs", in: 0...20), count > 0 {
+            throw Invalid(message: "'top_logprobs' is not supported.", parameter: "top_logprobs")
+        }
     }
 
     static func bool(_ value: JSONValue?, _ name: String) throws(Invalid) -> Bool? {

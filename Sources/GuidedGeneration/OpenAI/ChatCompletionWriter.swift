@@ -14,10 +14,10 @@ package struct ChatCompletionWriter {
         self.model = model
     }
 
-    /// The assistant message of a turn: its text (or JSON value), or its tool calls, with the
-    /// model's reasoning when it sent any.
-    package func message(of turn: ChannelTurn) -> JSONValue {
-        var message = answer(of: turn)
+    /// The assistant message of a turn: its text (or JSON value), or `content` in its place,
+    /// or its tool calls, with the model's reasoning when it sent any.
+    package func message(of turn: ChannelTurn, content: String? = nil) -> JSONValue {
+        var message = answer(of: turn, content: content)
         let reasoning = turn.reasoningText
         if !reasoning.isEmpty, var object = message.objectValue {
             object.append(key: "reasoning_content", value: .string(reasoning))
@@ -26,12 +26,12 @@ package struct ChatCompletionWriter {
         return message
     }
 
-    private func answer(of turn: ChannelTurn) -> JSONValue {
+    private func answer(of turn: ChannelTurn, content: String?) -> JSONValue {
         if !turn.calls.isEmpty {
             let calls = turn.calls.map { OpenAIWireValue.toolCall(id: $0.id, name: $0.name, arguments: $0.arguments) }
             return .object(["role": .string("assistant"), "content": .null, "tool_calls": .array(calls)])
         }
-        return .object(["role": .string("assistant"), "content": .string(turn.responseText)])
+        return .object(["role": .string("assistant"), "content": .string(content ?? turn.responseText)])
     }
 
     /// Why the turn ended: tool calls, the token limit, or the model's own end.

@@ -36,7 +36,7 @@ package enum OpenAIWireValue {
 
     /// The body of an error answer with HTTP status `status`:
     /// `{"error": {"message", "type", "code"}}`, the type named after the status as OpenAI names it.
-    package static func error(status: Int, message: String, code: String? = nil) -> JSONValue {
+    package static func error(status: Int, message: String, code: String? = nil, parameter: String? = nil) -> JSONValue {
         let type =
             switch status {
             case 401: "authentication_error"
@@ -44,7 +44,12 @@ package enum OpenAIWireValue {
             case 400..<500: "invalid_request_error"
             default: "server_error"
             }
-        return .object(["error": .object(["message": .string(message), "type": .string(type), "code": code.map(JSONValue.string) ?? .null])])
+        return .object([
+            "error": .object([
+                "message": .string(message), "type": .string(type), "param": parameter.map(JSONValue.string) ?? .null,
+                "code": code.map(JSONValue.string) ?? .null,
+            ])
+        ])
     }
 
     /// The message of an error body: OpenAI's `error.message`, or the `error` or `message` string

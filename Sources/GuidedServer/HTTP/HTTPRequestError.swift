@@ -7,7 +7,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
     case headerTooLarge
     /// The body exceeds its limit, as its `Content-Length` says (413).
     case bodyTooLarge(length: Int, limit: Int)
-    /// A transfer coding the server does not read (501); requests send `Content-Length`.
+    /// A transfer coding the server does not read (501): it reads `chunked` alone.
     case unsupportedTransferEncoding(String)
     /// A version other than HTTP/1.0 or HTTP/1.1 (505).
     case unsupportedVersion(String)
@@ -32,7 +32,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .malformed(let reason): "Malformed request: \(reason)."
         case .headerTooLarge: "The request line and header fields are too large."
         case .bodyTooLarge(let length, let limit): "The body of \(length) bytes exceeds the limit of \(limit) bytes."
-        case .unsupportedTransferEncoding(let coding): "Transfer-Encoding '\(coding)' is not supported; send the body with Content-Length."
+        case .unsupportedTransferEncoding(let coding): "Transfer-Encoding '\(coding)' is not supported; send the body with Content-Length or chunked alone."
         case .unsupportedVersion(let version): "\(version) is not supported; use HTTP/1.1."
         case .timedOut: "The request did not arrive in time."
         }

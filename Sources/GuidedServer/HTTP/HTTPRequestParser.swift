@@ -1,7 +1,8 @@
 import HTTPWire
 
 /// Reads HTTP/1.1 requests from the bytes of a connection as they arrive, strictly (CRLF line
-/// ends, token names, one `Content-Length`, no line folding, no transfer codings) and within
+/// ends, token names, one `Content-Length`, no line folding; bodies framed by `Content-Length` or
+/// `Transfer-Encoding: chunked`, no other transfer coding) and within
 /// ``HTTPLimits``: whatever a client sends gives a request, a wait for more bytes, or a typed
 /// error, never more memory than the limits allow.
 public struct HTTPRequestParser: Sendable {
@@ -9,8 +10,14 @@ public struct HTTPRequestParser: Sendable {
     private var buffer: [UInt8] = []
     /// Where the search for the end of the header fields goes on.
     private var searched = 0
+    /// How a request's body is framed.
+    private enum Framing: Sendable {
+        case length(Int)
+        case chunked(ChunkedBody)
+    }
+
     /// The request whose header fields are read, waiting for its body.
-    private var pending: (request: HTTPRequest, bodyLength: Int)?
+    private var pending: (request: HTTPRequest, framing: Framing)?
 
     /// A parser for one connection.
     public init(limits: HTTPLimits = HTTPLimits()) {
@@ -19,6 +26,9 @@ public struct HTTPRequestParser: Sendable {
 
     /// Whether bytes of a request that is not complete yet have arrived.
     public var hasPartialRequest: Bool { pending != nil || !buffer.isEmpty }
+
+    /// Whether the head of the request has been read and its body is awaited.
+    public var isReadingBody: Bool { pending != nil }
 
     /// Adds bytes read from the connection.
     public mutating func append(_ bytes: some Collection<UInt8>) {
@@ -46,12 +56,35 @@ public struct HTTPRequestParser: Sendable {
             searched = 0
             pending = head
         }
-        guard let (request, length) = pending, buffer.count >= length else { return nil }
-        var complete = request
-        complete.body = Array(buffer.prefix(length))
-        buffer.removeFirst(length)
+        guard let (head, framing) = pending else { return nil }
+        var request = head
+        switch framing {
+        case .length(let length):
+            guard buffer.count >= length else { return nil }
+            request.body = Array(buffer.prefix(length))
+            buffer.removeFirst(length)
+        case .chunked(var body):
+            var start = 0
+            let complete = try body.read(buffer, from: &start)
+            buffer.removeFirst(start)
+            guard complete else {
+                pending = (request, .chunked(body))
+                return nil
+            }
+            request.body = body.body
+        }
         pending = nil
-        return complete
+        return request
+    }
+
+    /// The value of a hexadecimal digit.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Where the blank line that ends the header fields begins, when it has arrived; a line
@@ -64,8 +97,8 @@ public struct HTTPRequestParser: Sendable {
         }
     }
 
-    /// The request line and header fields, and the length of the body that follows.
-    private static func head(_ bytes: ArraySlice<UInt8>, limits: HTTPLimits) throws(HTTPRequestError) -> (HTTPRequest, Int) {
+    /// The request line and header fields, and how the body that follows is framed.
+    private static func head(_ bytes: ArraySlice<UInt8>, limits: HTTPLimits) throws(HTTPRequestError) -> (HTTPRequest, Framing) {
         let lines: [ArraySlice<UInt8>]
         do {
             lines = try HTTPHeadSyntax.lines(bytes)
@@ -76,6 +109,7 @@ public struct HTTPRequestParser: Sendable {
         var request = try self.requestLine(requestLine)
         guard lines.count - 1 <= limits.maximumHeaderCount else { throw .headerTooLarge }
         var length: Int?
+        var isChunked = false
         for line in lines.dropFirst() {
             let (name, value): (String, String)
             do {
@@ -95,14 +129,21 @@ public struct HTTPRequestParser: Sendable {
                 guard length == nil || length == number else { throw .malformed("two different Content-Length fields") }
                 length = number
             case "transfer-encoding":
-                throw .unsupportedTransferEncoding(String(value.prefix(40)))
+                // Only chunked, once: any other coding would have to be undone to read the body.
+                guard value.lowercased() == "chunked", !isChunked else { throw .unsupportedTransferEncoding(String(value.prefix(40))) }
+                isChunked = true
             default:
                 break
             }
         }
+        if isChunked {
+            // Both framings at once is how requests are smuggled past proxies (RFC 9112, 6.1).
+            guard length == nil else { throw .malformed("both Transfer-Encoding and Content-Length") }
+            return (request, .chunked(ChunkedBody(limits: limits)))
+        }
         let bodyLength = length ?? 0
         guard bodyLength <= limits.maximumBodyBytes else { throw .bodyTooLarge(length: bodyLength, limit: limits.maximumBodyBytes) }
-        return (request, bodyLength)
+        return (request, .length(bodyLength))
     }
 
     private static func requestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> HTTPRequest {

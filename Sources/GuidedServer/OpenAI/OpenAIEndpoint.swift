@@ -5,7 +5,7 @@ import PartialJSON
 /// The OpenAI-compatible API over one ``LanguageModel``, as `guided serve` runs it:
 /// `POST /v1/chat/completions` (whole or streamed as server-sent events; `response_format`
 /// json_schema and json_object, `tools` with arguments of their schemas, `seed`, `temperature`,
-/// `top_p`, `top_k`, `max_tokens`), `GET /v1/models` and `GET /health`. With an API key, every
+/// `top_p`, `top_k`, `max_tokens`, `stop`), `GET /v1/models` and `GET /health`. With an API key, every
 /// `/v1` request must bear it. Requests wait for the model in a bounded queue (503 with
 /// `Retry-After` beyond it); a request whose client leaves stops at the next token.
 public struct OpenAIEndpoint: HTTPHandler {
@@ -57,9 +57,10 @@ public struct OpenAIEndpoint: HTTPHandler {
     private func chatCompletion(_ http: HTTPRequest, writer: ResponseWriter) async {
         let request: ChatCompletionRequest
         do {
-            request = try ChatCompletionRequest(body: http.body)
+            request = try await Self.read(http.body)
         } catch {
-            writer.send(ServerErrorBody.response(status: 400, message: error.message, code: error.parameter.map { _ in "invalid_parameter" }))
+            writer.send(
+                ServerErrorBody.response(status: 400, message: error.message, code: error.parameter.map { _ in "invalid_parameter" }, parameter: error.parameter))
             return
         }
         do {
@@ -77,11 +78,12 @@ public struct OpenAIEndpoint: HTTPHandler {
             return
         }
         do {
-            let turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { _, _ in
+            let answer = try await run(request) { _, _ in
                 if writer.isClientGone { throw CancellationError() }
             }
-            let message = completion.message(of: turn)
-            writer.send(.json(completion.whole(message: message, finishReason: completion.finishReason(of: turn, request: request), usage: turn.usage).jsonString))
+            let message = completion.message(of: answer.turn, content: answer.content)
+            let reason = answer.stopped ? "stop" : completion.finishReason(of: answer.turn, request: request)
+            writer.send(.json(completion.whole(message: message, finishReason: reason, usage: answer.turn.usage).jsonString))
         } catch {
             if let response = Self.errorResponse(error) { writer.send(response) }
         }
@@ -102,11 +104,13 @@ public struct OpenAIEndpoint: HTTPHandler {
         var reasoningSent = 0
         var contentSent = 0
         do {
-            let turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { turn, _ in
+            let answer = try await run(request) { turn, settled in
                 try send("reasoning_content", turn.reasoningText, after: &reasoningSent)
-                if turn.calls.isEmpty { try send("content", turn.responseText, after: &contentSent) }
+                if turn.calls.isEmpty { try send("content", settled, after: &contentSent) }
             }
-            let message = completion.message(of: turn)
+            let turn = answer.turn
+            if turn.calls.isEmpty { try send("content", answer.content, after: &contentSent) }
+            let message = completion.message(of: turn, content: answer.content)
             if let calls = message["tool_calls"]?.arrayValue {
                 let indexed = calls.enumerated().map { index, call -> JSONValue in
                     var object = call.objectValue ?? [:]
@@ -115,13 +119,50 @@ public struct OpenAIEndpoint: HTTPHandler {
                 }
                 writer.send(chunk: completion.event(completion.chunk(delta: ["tool_calls": .array(indexed)])))
             }
-            writer.send(chunk: completion.event(completion.chunk(delta: [:], finishReason: completion.finishReason(of: turn, request: request))))
+            let reason = answer.stopped ? "stop" : completion.finishReason(of: turn, request: request)
+            writer.send(chunk: completion.event(completion.chunk(delta: [:], finishReason: reason)))
             if request.includeUsage { writer.send(chunk: completion.event(completion.usageChunk(turn.usage))) }
         } catch {
             guard let response = Self.errorResponse(error) else { return }
             writer.send(chunk: Array("data: ".utf8) + response.body + Array("\n\n".utf8))
         }
         writer.send(chunk: Array("data: [DONE]\n\n".utf8))
+    }
+
+    /// Reads a request on a thread of its own, before it waits for the model: compiling its
+    /// schemas may take a while, and must hold neither a thread of the tasks' shared pool nor a
+    /// place among the requests that run.
+    private static func read(_ body: [UInt8]) async throws(ChatCompletionRequest.Invalid) -> ChatCompletionRequest {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ChatCompletionRequest, ChatCompletionRequest.Invalid>, Never>) in
+            Thread.detachNewThread {
+                continuation.resume(returning: Result { () throws(ChatCompletionRequest.Invalid) in try ChatCompletionRequest(body: body) })
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs the request's turn and ends it where its text first holds one of the request's stop
+    /// sequences. `onRead` gets the turn so far and its settled text: the response text less a
+    /// tail that could still begin a stop sequence. The answer's content is the response text up
+    /// to the stop sequence.
+    private func run(
+        _ request: ChatCompletionRequest, onRead: (_ turn: ChannelTurn, _ settled: String) throws -> Void
+    ) async throws -> (turn: ChannelTurn, content: String, stopped: Bool) {
+        let stops = StopSequences(request.stop)
+        var stoppedAt: (turn: ChannelTurn, content: String)?
+        do {
+            let turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { turn, _ in
+                if turn.calls.isEmpty, let content = stops.cut(turn.responseText) {
+                    stoppedAt = (turn, content)
+                    throw StopSequences.Reached()
+                }
+                try onRead(turn, stops.settled(turn.responseText))
+            }
+            return (turn, turn.responseText, false)
+        } catch is StopSequences.Reached {
+            guard let stoppedAt else { throw CancellationError() }
+            return (stoppedAt.turn, stoppedAt.content, true)
+        }
     }
 
     /// The response that reports an error; `nil` when the client has gone.
