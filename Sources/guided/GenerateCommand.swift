@@ -51,8 +51,11 @@ struct GenerateCommand {
                 }
                 endpoint = url
             case "--greedy", "--top-k", "--top-p":
-                guard mode == nil else { throw .usage("choose one of --greedy, --top-k and --top-p") }
-                mode = argument
+                // Top-k and top-p go together, as in llama.cpp; greedy goes with neither.
+                guard mode == nil || (mode != "--greedy" && argument != "--greedy" && mode != argument) else {
+                    throw .usage("--greedy goes with neither --top-k nor --top-p, and each is given once")
+                }
+                if mode != "--top-k" { mode = argument }
                 if argument == "--top-k" { k = try number(argument, Int.self) }
                 if argument == "--top-p" { p = try number(argument, Double.self) }
             case "--seed": seed = try number(argument, UInt64.self)
@@ -72,7 +75,14 @@ struct GenerateCommand {
         }
         switch mode {
         case "--greedy"?: options.sampling = .greedy
-        case "--top-k"?: options.sampling = .random(top: k ?? 40, seed: seed)
+        case "--top-k"?:
+            options.sampling = .random(top: k ?? 40, seed: seed)
+            // Top-p after top-k, as a stage of the chain.
+            if let p {
+                var settings = options.samplingSettings ?? SamplingSettings()
+                settings.topP = p
+                options.samplingSettings = settings
+            }
         case "--top-p"?: options.sampling = .random(probabilityThreshold: p ?? 0.9, seed: seed)
         default: if let seed { options.sampling = .random(probabilityThreshold: 0.9, seed: seed) }
         }

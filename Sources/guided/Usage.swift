@@ -15,7 +15,7 @@ enum Usage {
               Answer PROMPT with text (on a terminal, as it is written).
           options: --instructions TEXT, --model GGUF|NAME (a file, or a model fetch-model knows),
                    --chat-template chatml|gemma|llama3|phi,
-                   --greedy | --top-k K | --top-p P, --seed N, --temperature T, --max-tokens N,
+                   --greedy | --top-k K [--top-p P] | --top-p P, --seed N, --temperature T, --max-tokens N,
                    --stream, --stats,
                    \(SamplingArguments.usage)
                    --endpoint URL --model NAME   run on an OpenAI-compatible server (vLLM,

@@ -148,7 +148,7 @@ public struct OpenAIEndpoint: HTTPHandler {
     private func run(
         _ request: ChatCompletionRequest, onRead: (_ turn: ChannelTurn, _ settled: String) throws -> Void
     ) async throws -> (turn: ChannelTurn, content: String, stopped: Bool) {
-        let stops = StopSequences(request.stop)
+        var stops = StopSequences(request.stop)
         var stoppedAt: (turn: ChannelTurn, content: String)?
         do {
             let turn = try await model.turn(request.generation, json: request.isJSON, cancellation: CancellationFlag()) { turn, _ in

@@ -14,15 +14,20 @@ struct StopSequences {
         heldBack = max(0, (self.sequences.map(\.count).max() ?? 0) - 1)
     }
 
-    /// The text before the first stop sequence it holds, or `nil` when it holds none.
-    func cut(_ text: String) -> String? {
+    /// Where the search goes on: no sequence starts before it in the text seen so far.
+    private var searched = 0
+
+    /// The text before the first stop sequence it holds, or `nil` when it holds none; `text`
+    /// grows from one call to the next, and only its new part is searched.
+    mutating func cut(_ text: String) -> String? {
         guard !sequences.isEmpty else { return nil }
         let bytes = Array(text.utf8)
         var earliest: Int?
         for sequence in sequences {
-            guard let start = Self.firstIndex(of: sequence, in: bytes), start < earliest ?? .max else { continue }
+            guard let start = Self.firstIndex(of: sequence, in: bytes, from: min(searched, bytes.count)), start < earliest ?? .max else { continue }
             earliest = start
         }
+        searched = max(0, bytes.count - heldBack)
         return earliest.map { String(decoding: bytes[..<$0], as: UTF8.self) }
     }
 
@@ -37,9 +42,9 @@ struct StopSequences {
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from first: Int) -> Int? {
+        guard needle.count <= haystack.count - first else { return nil }
+        for start in first...(haystack.count - needle.count) where haystack[start] == needle[0] {
             if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
         }
         return nil
