@@ -1,3 +1,4 @@
+import ConstrainedDecoding
 import Foundation
 import Synchronization
 
@@ -27,6 +28,22 @@ extension SystemLanguageModel: LanguageModel {
         /// Loads the model and reads the transcript into a context ahead of a request that
         /// continues it: up to the end of its last prompt when it ends with one (the beginning
         /// that prompts starting with it share), else up to the end of its instructions.
+        /// The grammar of a request's turn: its answer's schema, or the tool-turn format with
+        /// the enabled tools; `nil` for free text.
+        private static func grammar(of request: LanguageModelExecutorGenerationRequest, runtime: ModelRuntime) throws -> CompiledGrammar? {
+            let mode = request.generationOptions.toolCallingMode?.kind
+            let tools = request.enabledToolDefinitions.isEmpty ? nil : (mode == .disallowed ? [] : request.enabledToolDefinitions)
+            return try LanguageModelSession.grammar(
+                answer: request.schema, tools: tools, requiresCall: mode == .required, layout: request.generationOptions.jsonLayout, runtime: runtime)
+        }
+
+        /// Compiles the grammar of a request, with its slowest masks, without running the model,
+        /// so that the request finds it compiled (a server does this before the request waits
+        /// for its turn on the model).
+        func prepare(_ request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel) throws {
+            _ = try Self.grammar(of: request, runtime: try model.runtime())
+        }
+
         public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
             guard let runtime = try? model.runtime() else { return }
             var messages = ConversationRenderer.messages(of: transcript)
@@ -58,10 +75,7 @@ extension SystemLanguageModel: LanguageModel {
         ) async throws {
             let runtime = try model.runtime()
             let hasTools = !request.enabledToolDefinitions.isEmpty
-            let mode = request.generationOptions.toolCallingMode?.kind
-            let grammar = try LanguageModelSession.grammar(
-                answer: request.schema, tools: hasTools ? (mode == .disallowed ? [] : request.enabledToolDefinitions) : nil,
-                requiresCall: mode == .required, layout: request.generationOptions.jsonLayout, runtime: runtime)
+            let grammar = try Self.grammar(of: request, runtime: runtime)
             var entries = request.transcript.entries
             if hasTools, !entries.contains(where: { if case .instructions = $0 { true } else { false } }) {
                 entries.insert(.instructions(Transcript.Instructions(segments: [], toolDefinitions: request.enabledToolDefinitions)), at: 0)

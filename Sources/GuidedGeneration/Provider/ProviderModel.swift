@@ -9,6 +9,9 @@ package struct ProviderModel: Sendable {
     let respond: @Sendable (LanguageModelExecutorGenerationRequest, LanguageModelExecutorGenerationChannel) async throws -> Void
     /// Asks the executor to get ready for a transcript.
     let prewarm: @Sendable (Transcript) -> Void
+    /// Does what a request needs before the model runs it, where the executor has such work
+    /// (the local model compiles the request's grammar); blocks while it works.
+    package let prepare: @Sendable (LanguageModelExecutorGenerationRequest) throws -> Void
 
     /// The model, running on the executors of `executors` (one per executor type and
     /// configuration): a session keeps one store, so that every model it switches to keeps its
@@ -18,6 +21,10 @@ package struct ProviderModel: Sendable {
         respond = { request, channel in
             let executor = try executors.executor(Model.Executor.self, for: model.executorConfiguration)
             try await executor.respond(to: request, model: model, streamingInto: channel)
+        }
+        prepare = { request in
+            guard let model = model as? SystemLanguageModel else { return }
+            try executors.executor(SystemLanguageModel.Executor.self, for: model.executorConfiguration).prepare(request, model: model)
         }
         prewarm = { transcript in
             guard let executor = try? executors.executor(Model.Executor.self, for: model.executorConfiguration) else { return }

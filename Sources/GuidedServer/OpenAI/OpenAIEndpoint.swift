@@ -57,10 +57,13 @@ public struct OpenAIEndpoint: HTTPHandler {
     private func chatCompletion(_ http: HTTPRequest, writer: ResponseWriter) async {
         let request: ChatCompletionRequest
         do {
-            request = try await Self.read(http.body)
-        } catch {
+            request = try await read(http.body).get()
+        } catch let error as ChatCompletionRequest.Invalid {
             writer.send(
                 ServerErrorBody.response(status: 400, message: error.message, code: error.parameter.map { _ in "invalid_parameter" }, parameter: error.parameter))
+            return
+        } catch {
+            if let response = Self.errorResponse(error) { writer.send(response) }
             return
         }
         do {
@@ -129,16 +132,21 @@ public struct OpenAIEndpoint: HTTPHandler {
         writer.send(chunk: Array("data: [DONE]\n\n".utf8))
     }
 
-    /// Reads a request on a thread of its own, before it waits for the model: compiling its
-    /// schemas may take a while, and must hold neither a thread of the tasks' shared pool nor a
-    /// place among the requests that run.
-    private static func read(_ body: [UInt8]) async throws(ChatCompletionRequest.Invalid) -> ChatCompletionRequest {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ChatCompletionRequest, ChatCompletionRequest.Invalid>, Never>) in
+    /// Reads a request and compiles its grammar on a thread of its own, before the request
+    /// waits for the model: compiling may take a while, and must hold neither a thread of the
+    /// tasks' shared pool nor a place among the requests that run.
+    private func read(_ body: [UInt8]) async -> Result<ChatCompletionRequest, any Error> {
+        let model = self.model
+        return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: Result { () throws(ChatCompletionRequest.Invalid) in try ChatCompletionRequest(body: body) })
+                continuation.resume(
+                    returning: Result {
+                        let request = try ChatCompletionRequest(body: body)
+                        try model.prepare(request.generation)
+                        return request
+                    })
             }
         }
-        return try result.get()
     }
 
     /// Runs the request's turn and ends it where its text first holds one of the request's stop
