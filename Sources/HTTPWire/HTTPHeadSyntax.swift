@@ -72,6 +72,30 @@ package enum HTTPHeadSyntax {
         return number
     }
 
+    /// The size a chunk-size line gives (RFC 9112, 7.1): hexadecimal digits (leading zeros
+    /// allowed, at most 2^60), then extensions, which are skipped.
+    package static func chunkSize(_ line: ArraySlice<UInt8>) throws(Violation) -> Int {
+        let digits = line.prefix { hexValue($0) != nil }
+        let rest = line[digits.endIndex...].drop { $0 == 32 || $0 == 9 }
+        guard !digits.isEmpty, rest.isEmpty || rest.first == UInt8(ascii: ";") else {
+            throw Violation("the chunk size '\(String(decoding: line.prefix(20), as: UTF8.self))' is not hexadecimal")
+        }
+        guard rest.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else { throw Violation("a control byte in a chunk extension") }
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 15 else { throw Violation("a chunk size beyond 2^60 bytes") }
+        return significant.reduce(0) { $0 << 4 | Int(hexValue($1) ?? 0) }
+    }
+
+    /// The value of a hexadecimal digit.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// The bytes of a token (RFC 9110): letters, digits and ``!#$%&'*+-.^_`|~``.
     package static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -273,17 +273,13 @@ package struct HTTPResponseParser: Sendable {
         return nil
     }
 
-    /// The size a chunk-size line gives: hexadecimal digits, then extensions that are ignored.
+    /// The size a chunk-size line gives (``HTTPHeadSyntax/chunkSize(_:)``).
     private static func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPResponseError) -> Int {
-        let digits = line.prefix { isHexDigit($0) }
-        let rest = line[digits.endIndex...].drop { $0 == 32 || $0 == 9 }
-        guard !digits.isEmpty, rest.isEmpty || rest.first == UInt8(ascii: ";") else {
-            throw .malformed("the chunk size '\(String(decoding: line.prefix(20), as: UTF8.self))' is not hexadecimal")
+        do {
+            return try HTTPHeadSyntax.chunkSize(line)
+        } catch {
+            throw .malformed(error.reason)
         }
-        guard rest.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else { throw .malformed("a control byte in a chunk extension") }
-        let significant = digits.drop { $0 == UInt8(ascii: "0") }
-        guard significant.count <= 15 else { throw .malformed("a chunk size beyond 2^60 bytes") }
-        return significant.reduce(0) { $0 << 4 | hexValue($1) }
     }
 
     /// Reads the trailer fields after the last chunk; `true` once they have all arrived.
@@ -302,17 +298,5 @@ package struct HTTPResponseParser: Sendable {
         buffer.removeFirst(end + 4)
         searched = 0
         return true
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> Int {
-        switch byte {
-        case 48...57: Int(byte - 48)
-        case 65...70: Int(byte - 55)
-        default: Int(byte - 87)
-        }
     }
 }

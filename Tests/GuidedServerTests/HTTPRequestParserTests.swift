@@ -60,6 +60,7 @@ import Testing
             ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\nab\r\n0\r\n\r\n", 400),
             ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\n", 400),
             ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n895441\r\n", 413),
+            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nBad Name: x\r\n\r\n", 400),
             ("POST / HTTP/1.1\r\nContent-Length: 9000001\r\n\r\n", 413),
             ("GET / HTTP/1.1\r\nX: a\u{7f}b\r\n\r\n", 400),
         ]

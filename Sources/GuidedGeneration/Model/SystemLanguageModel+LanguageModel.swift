@@ -25,9 +25,6 @@ extension SystemLanguageModel: LanguageModel {
 
         public init(configuration: Configuration) {}
 
-        /// Loads the model and reads the transcript into a context ahead of a request that
-        /// continues it: up to the end of its last prompt when it ends with one (the beginning
-        /// that prompts starting with it share), else up to the end of its instructions.
         /// The grammar of a request's turn: its answer's schema, or the tool-turn format with
         /// the enabled tools; `nil` for free text.
         private static func grammar(of request: LanguageModelExecutorGenerationRequest, runtime: ModelRuntime) throws -> CompiledGrammar? {
@@ -44,6 +41,9 @@ extension SystemLanguageModel: LanguageModel {
             _ = try Self.grammar(of: request, runtime: try model.runtime())
         }
 
+        /// Loads the model and reads the transcript into a context ahead of a request that
+        /// continues it: up to the end of its last prompt when it ends with one (the beginning
+        /// that prompts starting with it share), else up to the end of its instructions.
         public func prewarm(model: SystemLanguageModel, transcript: Transcript) {
             guard let runtime = try? model.runtime() else { return }
             var messages = ConversationRenderer.messages(of: transcript)

@@ -1,6 +1,8 @@
+import HTTPWire
+
 /// The body of a request sent with `Transfer-Encoding: chunked` (RFC 9112, 7.1), decoded as its
 /// bytes arrive: chunk sizes in hexadecimal with their extensions skipped, the chunks' data, and
-/// the trailer fields skipped. The body, the size lines and the trailer section are bounded by
+/// the trailer fields checked and skipped. The body, the size lines and the trailer section are bounded by
 /// ``HTTPLimits``; what breaks the syntax is a typed error.
 struct ChunkedBody: Sendable {
     private enum Stage: Sendable {
@@ -55,6 +57,13 @@ struct ChunkedBody: Sendable {
                 guard let end else { return false }
                 trailerBytes += end + 2 - start
                 let isLast = end == start
+                if !isLast {
+                    do {
+                        _ = try HTTPHeadSyntax.field(buffer[start..<end])
+                    } catch {
+                        throw .malformed(error.reason)
+                    }
+                }
                 start = end + 2
                 if isLast { return true }
             }
@@ -69,14 +78,12 @@ struct ChunkedBody: Sendable {
         return feed - 1
     }
 
-    /// The size of a chunk: hexadecimal digits, then extensions (`;name=value`), which are
-    /// skipped.
+    /// The size of a chunk (``HTTPHeadSyntax/chunkSize(_:)``).
     private static func size(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> Int {
-        let digits = line.prefix { HTTPRequestParser.hexValue($0) != nil }
-        let rest = line.dropFirst(digits.count).drop { $0 == 32 || $0 == 9 }
-        guard !digits.isEmpty, digits.count <= 15, rest.first.map({ $0 == UInt8(ascii: ";") }) ?? true else {
-            throw .malformed("a chunk size is not hexadecimal")
+        do {
+            return try HTTPHeadSyntax.chunkSize(line)
+        } catch {
+            throw .malformed(error.reason)
         }
-        return digits.reduce(0) { $0 * 16 + Int(HTTPRequestParser.hexValue($1) ?? 0) }
     }
 }

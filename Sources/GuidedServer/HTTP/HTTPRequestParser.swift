@@ -77,16 +77,6 @@ public struct HTTPRequestParser: Sendable {
         return request
     }
 
-    /// The value of a hexadecimal digit.
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
     /// Where the blank line that ends the header fields begins, when it has arrived; a line
     /// feed without its carriage return is refused at once.
     private mutating func headerEnd() throws(HTTPRequestError) -> Int? {
