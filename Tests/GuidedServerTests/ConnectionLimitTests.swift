@@ -6,10 +6,17 @@ import Testing
 /// The server's connection places: clients that open connections and never finish a request
 /// cannot lock others out, and only requests being answered hold their places.
 @Suite struct ConnectionLimitTests {
-    /// Answers `/health` at once and `/slow` after a while.
-    struct Handler: HTTPHandler {
+    /// Answers `/health` at once, and `/slow` once the test releases it, counting the slow
+    /// requests it holds.
+    final class Handler: HTTPHandler {
+        let held = Atomic<Int>(0)
+        let released = Atomic<Bool>(false)
+
         func respond(to request: HTTPRequest, writer: ResponseWriter) async {
-            if request.path == "/slow" { try? await Task.sleep(for: .seconds(3)) }
+            if request.path == "/slow" {
+                held.add(1, ordering: .relaxed)
+                while !released.load(ordering: .relaxed) { try? await Task.sleep(for: .milliseconds(20)) }
+            }
             writer.send(.json(#"{"status":"ok"}"#))
         }
     }
@@ -38,32 +45,38 @@ import Testing
     }
 
     @Test func placesOfRequestsBeingAnsweredAreKept() async throws {
-        let server = try HTTPServer(port: 0, handler: Handler(), maximumConnections: 2, maximumConnectionsPerAddress: 2)
+        let handler = Handler()
+        let server = try HTTPServer(port: 0, handler: handler, maximumConnections: 2, maximumConnectionsPerAddress: 2)
         defer { server.stop() }
         let slow = "GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
         let port = server.port
         async let first = RawClient.exchange(port: port, slow)
         async let second = RawClient.exchange(port: port, slow)
-        try await Task.sleep(for: .seconds(1))
+        // Both requests are being answered (the handler holds them), however slowly the machine runs.
+        for _ in 0..<3000 where handler.held.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(handler.held.load(ordering: .relaxed) == 2)
         // Both places are held by requests being answered: the new connection is refused.
         #expect(Self.status(try await RawClient.exchange(port: port, Self.health)) == "HTTP/1.1 503 Service Unavailable")
+        handler.released.store(true, ordering: .relaxed)
         #expect(Self.status(try await first) == "HTTP/1.1 200 OK")
         #expect(Self.status(try await second) == "HTTP/1.1 200 OK")
     }
 
     @Test func aHeadHasItsOwnDeadlineAndABodyTheRequests() async throws {
-        let server = try HTTPServer(port: 0, handler: Handler(), timeouts: HTTPServer.Timeouts(head: 0.5, request: 10))
+        // Wide margins: the head's deadline passes long before the request's, on a machine as
+        // busy as a parallel test run makes it.
+        let server = try HTTPServer(port: 0, handler: Handler(), timeouts: HTTPServer.Timeouts(head: 1, request: 120))
         defer { server.stop() }
         let unfinished = try RawClient(port: server.port)
         defer { unfinished.close() }
         unfinished.send("GET /health HTTP/1.1\r\nHost: x\r\n")
-        #expect(Self.status(try await unfinished.receive(seconds: 10)) == "HTTP/1.1 408 Request Timeout")
+        #expect(Self.status(try await unfinished.receive(seconds: 100)) == "HTTP/1.1 408 Request Timeout")
         // A body that comes after the head's deadline, within the request's.
         let slowBody = try RawClient(port: server.port)
         defer { slowBody.close() }
         slowBody.send("POST /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{")
-        try await Task.sleep(for: .seconds(1.5))
+        try await Task.sleep(for: .seconds(3))
         slowBody.send("}")
-        #expect(Self.status(try await slowBody.receive(seconds: 10)) == "HTTP/1.1 200 OK")
+        #expect(Self.status(try await slowBody.receive(seconds: 100)) == "HTTP/1.1 200 OK")
     }
 }
