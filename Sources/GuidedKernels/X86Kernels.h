@@ -198,6 +198,18 @@ INLINE X86_TARGET float block_scale(int type, const uint8_t *block) {
 /// The float scale of a Q4_K or Q5_K block's minimums.
 INLINE X86_TARGET float block_minimum_scale(const uint8_t *block) { return _cvtsh_ss(guided_load_u16(block + 2)); }
 
+/// The 6-bit scales (bytes 0 to 7) and minimums (bytes 8 to 15) of a Q4_K or Q5_K block's 8
+/// sub-blocks, unpacked from their 12 bytes.
+INLINE X86_TARGET __m128i sub_block_scales_and_minimums(const uint8_t *block) {
+    uint32_t words[3];
+    memcpy(words, block + 4, 12);
+    // Sub-blocks 0-3 keep their 6 bits in bytes 0-3 (scales) and 4-7 (minimums); sub-blocks 4-7
+    // take 4 bits from bytes 8-11 and their top 2 bits from the top of bytes 0-3 and 4-7.
+    return _mm_setr_epi32(
+        (int)(words[0] & 0x3F3F3F3Fu), (int)((words[2] & 0x0F0F0F0Fu) | (((words[0] >> 6) & 0x03030303u) << 4)),
+        (int)(words[1] & 0x3F3F3F3Fu), (int)(((words[2] >> 4) & 0x0F0F0F0Fu) | (((words[1] >> 6) & 0x03030303u) << 4)));
+}
+
 /// The integer scales of the 16 halves (16 weights each) of a Q4_K, Q5_K or Q6_K block (Q4_K and
 /// Q5_K: each sub-block's 6-bit scale, twice; Q6_K: its 16 signed 8-bit scales) and, for Q4_K
 /// and Q5_K, the 6-bit minimums of its 8 sub-blocks.
@@ -206,21 +218,12 @@ INLINE X86_TARGET void block_integer_scales(int type, const uint8_t *block, int1
         _mm256_storeu_si256((__m256i *)scales, _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(block + 192))));
         return;
     }
-    uint32_t words[3];
-    memcpy(words, block + 4, 12);
-    // Sub-blocks 0-3 keep their 6 bits in bytes 0-3 (scales) and 4-7 (minimums); sub-blocks 4-7
-    // take 4 bits from bytes 8-11 and their top 2 bits from the top of bytes 0-3 and 4-7.
-    uint32_t unpacked[4] = {
-        words[0] & 0x3F3F3F3Fu,
-        (words[2] & 0x0F0F0F0Fu) | (((words[0] >> 6) & 0x03030303u) << 4),
-        words[1] & 0x3F3F3F3Fu,
-        ((words[2] >> 4) & 0x0F0F0F0Fu) | (((words[1] >> 6) & 0x03030303u) << 4),
-    };
+    __m128i unpacked = sub_block_scales_and_minimums(block);
     // Each sub-block's scale for both of its halves.
-    __m128i sub = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)unpacked));
+    __m128i sub = _mm_cvtepu8_epi16(unpacked);
     _mm_storeu_si128((__m128i *)scales, _mm_unpacklo_epi16(sub, sub));
     _mm_storeu_si128((__m128i *)(scales + 8), _mm_unpackhi_epi16(sub, sub));
-    _mm_storeu_si128((__m128i *)minimums, _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(unpacked + 2))));
+    _mm_storeu_si128((__m128i *)minimums, _mm_cvtepu8_epi16(_mm_srli_si128(unpacked, 8)));
 }
 
 /// A block's minimums times its sub-blocks' integer input sums, added up: exact (the sums, at most
@@ -244,22 +247,6 @@ INLINE float add_minimum_terms(float total, float minimumScale, float inputScale
 /// its pairs of products: lanes 0 to 7 hold the first 16 elements.
 INLINE X86_TARGET __m256i half_scales(const int16_t *scales) {
     return _mm256_set_m128i(_mm_set1_epi16(scales[1]), _mm_set1_epi16(scales[0]));
-}
-
-/// Adds a sub-block's products with 32 bytes of input, times the scales of its halves, to `sums`:
-/// lane i gains `scale × (products 4i to 4i + 3)`, exactly. Signed weights give their sign to the
-/// input first.
-INLINE X86_TARGET __m256i add_scaled_products(int type, __m256i sums, __m256i weights, __m256i x, __m256i scales) {
-    if (guided_is_signed(type)) {
-        x = _mm256_sign_epi8(x, weights);
-        weights = _mm256_sign_epi8(weights, weights);
-    }
-    __m256i pairs = _mm256_maddubs_epi16(weights, x);
-#if X86_VNNI
-    return _mm256_dpwssd_epi32(sums, pairs, scales);
-#else
-    return _mm256_add_epi32(sums, _mm256_madd_epi16(pairs, scales));
-#endif
 }
 
 /// Adds a block's integer sums, times its scale and the input's, to a row's float sums: the one
@@ -362,24 +349,107 @@ INLINE X86_TARGET void add_integer_block(int type, __m256 *sums, float *minimumS
     }
 }
 
+/// The integer scales of a Q4_K, Q5_K or Q6_K block as `sub_block_scale` picks them: sub-block
+/// `j`'s first half's in word `j` of the low 128 bits, its second half's in word `j` of the high
+/// ones; for Q4_K and Q5_K, also the minimums of its 8 sub-blocks into `minimums`.
+INLINE X86_TARGET __m256i sub_block_scale_table(int type, const uint8_t *block, int16_t *minimums) {
+    if (type == GUIDED_TYPE_Q6_K) {
+        // The 16 signed scales, those of even halves first.
+        __m128i scales = _mm_loadu_si128((const __m128i *)(block + 192));
+        scales = _mm_shuffle_epi8(scales, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15));
+        return _mm256_cvtepi8_epi16(scales);
+    }
+    __m128i unpacked = sub_block_scales_and_minimums(block);
+    _mm_storeu_si128((__m128i *)minimums, _mm_cvtepu8_epi16(_mm_srli_si128(unpacked, 8)));
+    return _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(unpacked));
+}
+
+/// Sub-block `j`'s integer scales from a `sub_block_scale_table`, in the 16-bit lanes of its
+/// pairs of products: lanes 0 to 7 hold the first 16 elements.
+INLINE X86_TARGET __m256i sub_block_scale(__m256i table, int j) {
+    return _mm256_shuffle_epi8(table, _mm256_set1_epi16((short)(0x0100 + 0x0202 * j)));
+}
+
+/// Sub-blocks `2 × p` and `2 × p + 1` of a Q4_K, Q5_K or Q6_K block as unsigned codes (Q6_K's
+/// before their offset of 32 is taken), each pair from the bytes they share.
+INLINE X86_TARGET void sub_block_pair(int type, const uint8_t *block, int p, __m256i *first, __m256i *second) {
+    const __m256i low = _mm256_set1_epi8(0x0F);
+    if (type == GUIDED_TYPE_Q6_K) {
+        // Half `p / 2` of the block: 64 bytes of low 4 bits (sub-blocks 0 and 1 in their low
+        // nibbles, 2 and 3 in their high ones) and 32 bytes of high 2 bits (sub-block g in bits 2g).
+        int half = p / 2;
+        __m256i a = _mm256_loadu_si256((const __m256i *)(block + 64 * half));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(block + 64 * half + 32));
+        __m256i high = _mm256_loadu_si256((const __m256i *)(block + 128 + 32 * half));
+        const __m256i top = _mm256_set1_epi8(0x30);
+        if (p % 2 == 0) {
+            *first = _mm256_or_si256(_mm256_and_si256(a, low), _mm256_and_si256(_mm256_slli_epi16(high, 4), top));
+            *second = _mm256_or_si256(_mm256_and_si256(b, low), _mm256_and_si256(_mm256_slli_epi16(high, 2), top));
+        } else {
+            *first = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(a, 4), low), _mm256_and_si256(high, top));
+            *second = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(b, 4), low), _mm256_and_si256(_mm256_srli_epi16(high, 2), top));
+        }
+        return;
+    }
+    // Q4_K and Q5_K: 32 bytes, sub-block 2p in their low nibbles and 2p + 1 in their high ones.
+    __m256i quants = _mm256_loadu_si256((const __m256i *)(block + (type == GUIDED_TYPE_Q5_K ? 48 : 16) + 32 * p));
+    *first = _mm256_and_si256(quants, low);
+    *second = _mm256_and_si256(_mm256_srli_epi16(quants, 4), low);
+    if (type == GUIDED_TYPE_Q5_K) {
+        // Sub-block j's fifth bits are bit j of 32 bytes.
+        __m256i high = _mm256_srl_epi16(_mm256_loadu_si256((const __m256i *)(block + 16)), _mm_cvtsi32_si128(2 * p));
+        const __m256i fifth = _mm256_set1_epi8(0x10);
+        *first = _mm256_or_si256(*first, _mm256_and_si256(_mm256_slli_epi16(high, 4), fifth));
+        *second = _mm256_or_si256(*second, _mm256_and_si256(_mm256_slli_epi16(high, 3), fifth));
+    }
+}
+
+/// Adds the pairs of products `pairs` times `scales` to `sums`: lane i gains `scales × (pairs 2i
+/// and 2i + 1)`, exactly.
+INLINE X86_TARGET __m256i add_scaled_pairs(__m256i sums, __m256i pairs, __m256i scales) {
+#if X86_VNNI
+    return _mm256_dpwssd_epi32(sums, pairs, scales);
+#else
+    return _mm256_add_epi32(sums, _mm256_madd_epi16(pairs, scales));
+#endif
+}
+
 /// The products of `count` rows (1 or 2, a constant where inlined) of a type that
 /// `sums_blocks_in_integers` with one vector, which is loaded once for them; the rows' bytes
-/// `prefetch` ahead are asked for.
+/// `prefetch` ahead are asked for. Lane i of a block's integer sums holds the products of
+/// elements 4i to 4i + 3 of each sub-block times their half's scale, as the batches sum them;
+/// Q6_K's codes are multiplied unsigned and 32 times the inputs taken away in each pair.
 INLINE X86_TARGET void integer_rows(
     int type, const uint8_t *const *rows, int count, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t prefetch) {
+    const size_t blockBytes = guided_block_bytes((GuidedTensorType)type);
     __m256 sums[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
     float minimumSums[2] = {0, 0};
-    int16_t scales[2][16];
     BlockScales blockScales[2];
     for (size_t k = 0; k < blocks / 8; k++) {
-        __m256i products[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
-        for (int i = 0; i < count; i++) blockScales[i] = block_scales(type, guided_block_of(type, rows[i], 8 * k), scales[i]);
-        for (size_t j = 0; j < 8; j++) {
-            size_t b = 8 * k + j;
-            for (int i = 0; i < count; i++) _mm_prefetch((const char *)guided_block_of(type, rows[i], b) + prefetch, _MM_HINT_T0);
-            __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + b * 32));
+        __m256i products[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()}, table[2];
+        const uint8_t *block[2];
+        for (int i = 0; i < count; i++) {
+            block[i] = rows[i] + k * blockBytes;
+            for (size_t line = 0; line < blockBytes; line += 64) _mm_prefetch((const char *)block[i] + prefetch + line, _MM_HINT_T0);
+            table[i] = sub_block_scale_table(type, block[i], blockScales[i].minimums);
+            blockScales[i].scale = block_scale(type, block[i]);
+            blockScales[i].minimumScale = guided_is_signed(type) ? 0 : block_minimum_scale(block[i]);
+        }
+        for (int p = 0; p < 4; p++) {
+            const int8_t *values = x.values + (8 * k + 2 * p) * 32;
+            __m256i input0 = _mm256_loadu_si256((const __m256i *)values), input1 = _mm256_loadu_si256((const __m256i *)(values + 32));
+            __m256i offset0 = _mm256_setzero_si256(), offset1 = _mm256_setzero_si256();
+            if (type == GUIDED_TYPE_Q6_K) {
+                offset0 = _mm256_maddubs_epi16(_mm256_set1_epi8(32), input0);
+                offset1 = _mm256_maddubs_epi16(_mm256_set1_epi8(32), input1);
+            }
             for (int i = 0; i < count; i++) {
-                products[i] = add_scaled_products(type, products[i], load_block(type, rows[i], b).quants, input, half_scales(scales[i] + 2 * j));
+                __m256i first, second;
+                sub_block_pair(type, block[i], p, &first, &second);
+                __m256i pairs0 = _mm256_sub_epi16(_mm256_maddubs_epi16(first, input0), offset0);
+                __m256i pairs1 = _mm256_sub_epi16(_mm256_maddubs_epi16(second, input1), offset1);
+                products[i] = add_scaled_pairs(products[i], pairs0, sub_block_scale(table[i], 2 * p));
+                products[i] = add_scaled_pairs(products[i], pairs1, sub_block_scale(table[i], 2 * p + 1));
             }
         }
         for (int i = 0; i < count; i++) add_integer_block(type, &sums[i], &minimumSums[i], &blockScales[i], k, products[i], x);
@@ -769,62 +839,110 @@ LOOP X86_TARGET void unpacked_group(
     }
 }
 /// A sub-block of a row of a type that `sums_blocks_in_integers`, unpacked: the magnitudes of the
-/// weights, their signs (Q6_K's), and the integer scales of its two halves.
+/// weights, their signs (Q6_K's), and the integer scales of its halves in the 16-bit lanes of its
+/// pairs of products (`sub_block_scale`).
 typedef struct {
     __m256i quants;
     __m256i signs;
-    int16_t scales[2];
+    __m256i scales;
 } IntegerUnpacked;
 #define INTEGER_UNPACKED_COUNT(blocks) (blocks)
 
 /// Unpacks a row of a type that `sums_blocks_in_integers` into `unpacked`, and the scales and
 /// minimums of its blocks of 256 into `blockScales`.
 LOOP X86_TARGET void unpack_integer_row(int type, const uint8_t *row, size_t blocks, IntegerUnpacked *unpacked, BlockScales *blockScales) {
-    int16_t scales[16];
+    const size_t blockBytes = guided_block_bytes((GuidedTensorType)type);
     for (size_t k = 0; k < blocks / 8; k++) {
-        blockScales[k] = block_scales(type, guided_block_of(type, row, 8 * k), scales);
-        for (size_t j = 0; j < 8; j++) {
-            __m256i quants = load_block(type, row, 8 * k + j).quants;
-            IntegerUnpacked *sub = unpacked + 8 * k + j;
-            sub->signs = quants;
-            sub->quants = guided_is_signed(type) ? _mm256_sign_epi8(quants, quants) : quants;
-            memcpy(sub->scales, scales + 2 * j, sizeof sub->scales);
+        const uint8_t *block = row + k * blockBytes;
+        __m256i table = sub_block_scale_table(type, block, blockScales[k].minimums);
+        blockScales[k].scale = block_scale(type, block);
+        blockScales[k].minimumScale = guided_is_signed(type) ? 0 : block_minimum_scale(block);
+        for (int p = 0; p < 4; p++) {
+            __m256i quants[2];
+            sub_block_pair(type, block, p, &quants[0], &quants[1]);
+            for (int h = 0; h < 2; h++) {
+                IntegerUnpacked *sub = unpacked + 8 * k + 2 * p + h;
+                // Q6_K's codes less their offset, as magnitudes and signs.
+                __m256i codes = type == GUIDED_TYPE_Q6_K ? _mm256_sub_epi8(quants[h], _mm256_set1_epi8(32)) : quants[h];
+                sub->signs = codes;
+                sub->quants = guided_is_signed(type) ? _mm256_sign_epi8(codes, codes) : codes;
+                sub->scales = sub_block_scale(table, 2 * p + h);
+            }
         }
     }
 }
 
+/// Each vector's sub-block input sums as 16-bit numbers, 8 per block of 256 (at most 32 × 127 in
+/// magnitude), for `integer_rows_group`'s minimum terms.
+INLINE X86_TARGET __m128i packed_block_sums(GuidedQuantizedVectors x, size_t k) {
+    __m256i sums = _mm256_loadu_si256((const __m256i *)(x.blockSums + 8 * k));
+    return _mm_packs_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+}
+
+/// `count` unpacked rows (1 or 2, a constant where inlined) of a type that
+/// `sums_blocks_in_integers`, `unpackedCount` sub-blocks apart, with a group of `VECTOR_GROUP`
+/// vectors: each sub-block's weights and scales are loaded once for the group and each vector's
+/// bytes once for the rows. The sums of `integer_rows`, lane by lane, and per block the float
+/// steps of `add_integer_block`, the group's minimum terms four vectors to a register.
+INLINE X86_TARGET void integer_rows_group(
+    int type, const IntegerUnpacked *unpacked, size_t unpackedCount, const BlockScales *blockScales, int count, size_t blocks,
+    GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    const size_t blockCount = blocks / 8, elements = blocks * 32;
+    __m256 sums[2][VECTOR_GROUP];
+    __m128 minimumSums[2] = {_mm_setzero_ps(), _mm_setzero_ps()};
+    for (int i = 0; i < count; i++) {
+        for (int v = 0; v < VECTOR_GROUP; v++) sums[i][v] = _mm256_setzero_ps();
+    }
+    for (size_t k = 0; k < blockCount; k++) {
+        __m256i products[2][VECTOR_GROUP];
+        for (int i = 0; i < count; i++) {
+            for (int v = 0; v < VECTOR_GROUP; v++) products[i][v] = _mm256_setzero_si256();
+        }
+        // One sub-block at a time: unrolled, the loop's loads would outnumber the registers.
+#pragma clang loop unroll(disable)
+        for (size_t b = 8 * k; b < 8 * k + 8; b++) {
+            for (int v = 0; v < VECTOR_GROUP; v++) {
+                __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
+                for (int i = 0; i < count; i++) {
+                    const IntegerUnpacked *sub = unpacked + i * unpackedCount + b;
+                    __m256i in = guided_is_signed(type) ? _mm256_sign_epi8(input, sub->signs) : input;
+                    products[i][v] = add_scaled_pairs(products[i][v], _mm256_maddubs_epi16(sub->quants, in), sub->scales);
+                }
+            }
+        }
+        float inputScales[VECTOR_GROUP];
+        for (int v = 0; v < VECTOR_GROUP; v++) inputScales[v] = x.scales[v * blocks + 8 * k];
+        for (int i = 0; i < count; i++) {
+            const BlockScales *block = blockScales + i * blockCount + k;
+            for (int v = 0; v < VECTOR_GROUP; v++) sums[i][v] = add_block_sums(sums[i][v], block->scale, inputScales[v], products[i][v]);
+            if (guided_is_signed(type)) continue;
+            // `minimum_terms` for the four vectors, then `add_minimum_terms` lane by lane.
+            __m128i minimums = _mm_loadu_si128((const __m128i *)block->minimums), terms[VECTOR_GROUP];
+            for (int v = 0; v < VECTOR_GROUP; v++) terms[v] = _mm_madd_epi16(minimums, packed_block_sums(vector_at(x, v, blocks), k));
+            __m128i total = _mm_hadd_epi32(_mm_hadd_epi32(terms[0], terms[1]), _mm_hadd_epi32(terms[2], terms[3]));
+            __m128 factor = _mm_xor_ps(_mm_mul_ps(_mm_set1_ps(block->minimumScale), _mm_loadu_ps(inputScales)), _mm_set1_ps(-0.0f));
+            minimumSums[i] = _mm_fmadd_ps(factor, _mm_cvtepi32_ps(total), minimumSums[i]);
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        float minimums[VECTOR_GROUP];
+        _mm_storeu_ps(minimums, minimumSums[i]);
+        for (int v = 0; v < VECTOR_GROUP; v++) outputs[v * outputStride + i] = horizontal_sum(sums[i][v]) + minimums[v];
+    }
+}
+
 /// The unpacked rows of a tile of a type that `sums_blocks_in_integers` (`rows` of them,
-/// `unpackedCount` sub-blocks apart) with a group of `VECTOR_GROUP` vectors, a row at a time: the
-/// sums of `integer_rows`, each row's sub-blocks unpacked once for the group.
+/// `unpackedCount` sub-blocks apart) with a group of `VECTOR_GROUP` vectors, two rows at a time.
+_Static_assert(VECTOR_GROUP == 4, "integer_rows_group sums the minimum terms of 4 vectors in one register");
 LOOP X86_TARGET void integer_group(
     int type, const IntegerUnpacked *unpacked, size_t unpackedCount, const BlockScales *blockScales, size_t rows, size_t blocks, GuidedQuantizedVectors x,
     float *outputs, size_t outputStride) {
-    const size_t blockCount = blocks / 8, elements = blocks * 32;
-    for (size_t r = 0; r < rows; r++) {
-        __m256 sums[VECTOR_GROUP];
-        float minimumSums[VECTOR_GROUP];
-        for (int v = 0; v < VECTOR_GROUP; v++) {
-            sums[v] = _mm256_setzero_ps();
-            minimumSums[v] = 0;
-        }
-        for (size_t k = 0; k < blockCount; k++) {
-            __m256i products[VECTOR_GROUP];
-            for (int v = 0; v < VECTOR_GROUP; v++) products[v] = _mm256_setzero_si256();
-            for (size_t b = 8 * k; b < 8 * k + 8; b++) {
-                const IntegerUnpacked *sub = unpacked + r * unpackedCount + b;
-                __m256i scales = half_scales(sub->scales);
-                for (int v = 0; v < VECTOR_GROUP; v++) {
-                    __m256i in = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
-                    if (guided_is_signed(type)) in = _mm256_sign_epi8(in, sub->signs);
-                    products[v] = _mm256_add_epi32(products[v], _mm256_madd_epi16(_mm256_maddubs_epi16(sub->quants, in), scales));
-                }
-            }
-            for (int v = 0; v < VECTOR_GROUP; v++) {
-                add_integer_block(type, &sums[v], &minimumSums[v], blockScales + r * blockCount + k, k, products[v], vector_at(x, v, blocks));
-            }
-        }
-        for (int v = 0; v < VECTOR_GROUP; v++) outputs[v * outputStride + r] = horizontal_sum(sums[v]) + minimumSums[v];
+    const size_t blockCount = blocks / 8;
+    size_t r = 0;
+    for (; r + 2 <= rows; r += 2) {
+        integer_rows_group(type, unpacked + r * unpackedCount, unpackedCount, blockScales + r * blockCount, 2, blocks, x, outputs + r, outputStride);
     }
+    if (r < rows) integer_rows_group(type, unpacked + r * unpackedCount, unpackedCount, blockScales + r * blockCount, 1, blocks, x, outputs + r, outputStride);
 }
 #endif
 
