@@ -7,9 +7,11 @@ answers completed and of their first streamed content, and the resident memory o
 before the load, at its peak and after it, with the ratios of this engine's figures to
 llama-server's from the same run.
 
-usage: python3 Benchmarks/compare-serve.py GUIDED LLAMA_SERVER MODEL [CLIENTS,...] [REQUESTS_PER_CLIENT]
+usage: python3 Benchmarks/compare-serve.py [--stories] GUIDED LLAMA_SERVER MODEL [CLIENTS,...] [REQUESTS_PER_CLIENT]
   GUIDED is the `guided` binary (a release build), LLAMA_SERVER llama.cpp's server
   (`scripts/build-llama-server.sh`); CLIENTS defaults to 1,4,16,32, REQUESTS_PER_CLIENT to 4.
+  --stories: every request asks for a long story in free text instead, so that every answer runs
+  to the 48-token limit on both servers and tokens/s compares answers of equal length.
 Only the Python standard library.
 """
 import importlib.util
@@ -74,11 +76,15 @@ def measure(command, port, clients, total):
 
 
 def main():
-    if len(sys.argv) < 4:
+    arguments = sys.argv[1:]
+    if arguments and arguments[0] == "--stories":
+        serve_load.STORIES = True
+        arguments = arguments[1:]
+    if len(arguments) < 3:
         sys.exit(__doc__)
-    guided, llama_server, model = sys.argv[1:4]
-    counts = [int(n) for n in (sys.argv[4] if len(sys.argv) > 4 else "1,4,16,32").split(",")]
-    per_client = int(sys.argv[5]) if len(sys.argv) > 5 else 4
+    guided, llama_server, model = arguments[:3]
+    counts = [int(n) for n in (arguments[3] if len(arguments) > 3 else "1,4,16,32").split(",")]
+    per_client = int(arguments[4]) if len(arguments) > 4 else 4
     rows = []
     for clients in counts:
         total = max(8, clients * per_client)
