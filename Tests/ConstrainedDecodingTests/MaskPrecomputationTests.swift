@@ -82,6 +82,46 @@ import Testing
         #expect(interior(after: #"{"email":"jo.doe@example.com","#) == nil)
     }
 
+    /// Strings whose lengths alone are constrained, in several places: one contents per count.
+    static let countedSchema = #"""
+        {"type":"object","properties":{"name":{"type":"string","maxLength":255},"note":{"type":"string","maxLength":255},
+        "tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":40}},
+        "more":{"type":"object","properties":{"text":{"type":"string","maxLength":255}},"required":["text"]}},
+        "required":["name","note","tags","more"]}
+        """#
+    static let countedDocument = Array(#"{"name":"jo.doe","note":"ab cd-12","tags":["x-home","é\"12"],"more":{"text":"https://example.com"}}"#.utf8)
+
+    @Test func precomputedMasksOfCountedStringsAreTheLazyOnes() throws {
+        let vocabulary = Self.vocabulary()
+        let lazy = Self.masks(GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: Self.countedSchema), vocabulary: vocabulary), vocabulary, document: Self.countedDocument)
+        let grammar = try CompiledGrammar(jsonSchema: Self.countedSchema)
+        let precomputed = grammar.precomputeMasks(for: vocabulary)
+        #expect(precomputed.masksKept > 0)
+        #expect(Self.masks(GrammarMatcher(grammar: grammar, vocabulary: vocabulary), vocabulary, document: Self.countedDocument) == lazy)
+    }
+
+    @Test func countedStringsOfOneCountShareTheirInterior() throws {
+        let vocabulary = Self.vocabulary()
+        let matcher = GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: Self.countedSchema), vocabulary: vocabulary)
+        func interior(after text: String) -> Int32? {
+            matcher.reset()
+            #expect(matcher.advance(bytes: Array(text.utf8)))
+            return matcher.automaton.dfa.stringInterior(matcher.state)
+        }
+        let first = interior(after: #"{"name":"jo"#)
+        #expect(first != nil)
+        // The same count in another member, and in a nested object.
+        #expect(interior(after: #"{"name":"","note":"ab"#) == first)
+        #expect(interior(after: #"{"name":"","note":"","tags":[],"more":{"text":"xy"#) == first)
+        // Another position, and another count, have interiors of their own.
+        #expect(interior(after: #"{"name":"j"#) != first)
+        #expect(interior(after: #"{"name":"","note":"","tags":["ab"#) != first)
+        // Plain text runs alike from states of one interior.
+        matcher.reset()
+        #expect(matcher.advance(bytes: Array(#"{"name":"","note":"","tags":[],"more":{"text":""#.utf8)))
+        #expect(matcher.automaton.dfa.plainTextRun(matcher.state) == vocabulary.index.longestPlainText)
+    }
+
     @Test func precomputedMasksOfMemberNamesAreTheLazyOnes() throws {
         let vocabulary = Self.vocabulary()
         let lazyGrammar = try CompiledGrammar(jsonSchema: Self.namesSchema)

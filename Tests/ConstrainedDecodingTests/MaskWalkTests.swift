@@ -40,6 +40,12 @@ import Testing
         (#"{"type":"string","pattern":"^[^b~]*$"}"#, [#""foo 日本 x→""#]),
         (#"{"type":"string","pattern":"^(x.*|[^b]*)$"}"#, [#""xbab""#, #""foo""#]),
         (#"{"type":"string","pattern":"^[^bé]*$"}"#, [#""foo 日本""#]),
+        // Strings of counted characters, whose contents are shared: the second string of each
+        // count starts from the masks of the first, up to its last allowed character.
+        (
+            #"{"type":"object","properties":{"a":{"type":"string","maxLength":34},"b":{"type":"array","items":{"type":"string","maxLength":34}},"c":{"type":"string","minLength":40}},"additionalProperties":false}"#,
+            [#"{"a":"foo bar","b":["foo","abcdefghij日本語 →😀 x\n\"1234567890123"],"c":"abcdefghijklmnopqrstuvwxyz0123456789 foo bar"}"#]
+        ),
     ]
 
     @Test(arguments: 0..<cases.count)

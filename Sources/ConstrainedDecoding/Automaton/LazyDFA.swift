@@ -81,8 +81,11 @@ struct LazyDFA: ~Copyable {
     var walkInfo = ScratchBuffer<WalkInfo>()
     /// Per state: its ``stringInterior(_:)``, ``unknown``, or ``dead`` for none.
     private var stateInteriors = ScratchBuffer<Int32>()
-    /// The string interiors found, by id: sorted pool states of string-contents templates.
+    /// The string interiors found, by id: sorted records of pool states of string-contents
+    /// templates (``stringInterior(_:)``).
     private var interiors = SequenceTable()
+    /// Per interior: its ``interiorRepresentative(_:)``.
+    private var interiorStates = ScratchBuffer<Int32>()
     /// Per state: its ``plainTextRun(_:)``, ``unknown``, or ``mixed``.
     private var plainRuns = ScratchBuffer<Int32>()
     /// The longest plain-text run worth counting: the longest plain-text token's length, in
@@ -321,9 +324,9 @@ struct LazyDFA: ~Copyable {
         let known = expansions[index]
         if known != Self.notExpanded { return known }
         let template = Int(callDefinitions[poolState])
-        // The contents of a string stand in for characters spelt in place: they call nothing, and
-        // do not count toward the nesting limit.
-        let depth = copyDepths[copy] + (pool.readsStringContents[template] ? 0 : 1)
+        // The contents of a string stand in for characters spelt in place: they call nothing but
+        // characters, and neither counts toward the nesting limit.
+        let depth = copyDepths[copy] + (pool.readsStringContents[template] || pool.readsStringCharacters[template] ? 0 : 1)
         guard depth <= maximumCallDepth else {
             expansions[index] = Self.dead
             return Self.dead
@@ -490,26 +493,44 @@ struct LazyDFA: ~Copyable {
 
     // MARK: String interiors
 
-    /// The interior of `state` inside a `pattern` or `format` string: the pool states of the
-    /// string-contents templates among its NFA states (but their ends), as an id shared by every state with the
-    /// same ones, when all its other NFA states read nothing but the closing quote (where the
-    /// string's context takes over). `nil` otherwise. From two states with the same interior, a
-    /// token without a quote is read the same way (it never reaches the context, and the copies
-    /// of a template that calls nothing read alike), so they allow the same such tokens.
-    /// Remembered per state.
+    /// The interior of `state` inside a string whose contents are shared (``TemplatePool/readsStringContents``):
+    /// the pool states of the string-contents templates among its NFA states (but their ends), each
+    /// with the pool states that the copies of character templates it lies in return to, up to
+    /// the contents, as an id shared by every state with the same ones, when all its other NFA
+    /// states read nothing but the closing quote (where the string's context takes over). `nil`
+    /// otherwise. From two states with the same interior, a token without a quote is read the
+    /// same way (it never reaches the context, and the copies of a template that calls only
+    /// character templates read alike), so they allow the same such tokens. Remembered per state;
+    /// the first state found with an interior is its ``interiorRepresentative(_:)``.
     mutating func stringInterior(_ state: Int32) -> Int32? {
         let known = stateInteriors[Int(state)]
         if known != Self.unknown { return known >= 0 ? known : nil }
         core.removeAll()
+        // Each NFA state of the interior is a record of `stride` pool states, padded with -1.
+        let stride = pool.stringContentsNesting
         var eligible = true
         for element in Int(sets.starts[Int(state)])..<Int(sets.starts[Int(state) + 1]) {
             let nfaState = sets.pool[element]
             let copy = copyIndex(of: nfaState)
             let poolState = nfaState &- copyDeltas[copy]
             let template = Int(copyTemplates[copy])
-            if pool.readsStringContents[template] {
+            if pool.readsStringContents[template] || pool.readsStringCharacters[template] {
                 // The end of an isolated copy stands for the closing quote's state.
-                if poolState != pool.ends[template] { core.append(poolState) }
+                if poolState == pool.ends[template] && copyReturns[copy] == Self.isolatedEnd { continue }
+                let record = core.count
+                core.append(poolState)
+                var outer = copy
+                while pool.readsStringCharacters[Int(copyTemplates[outer])], copyReturns[outer] >= 0 {
+                    let back = copyReturns[outer]
+                    outer = copyIndex(of: back)
+                    core.append(back &- copyDeltas[outer])
+                }
+                // Characters must lie in string contents, whose end only the closing quote follows.
+                guard pool.readsStringContents[Int(copyTemplates[outer])], core.count - record <= stride else {
+                    eligible = false
+                    break
+                }
+                while core.count - record < stride { core.append(-1) }
                 continue
             }
             let first = Int(transitionStarts[Int(poolState)])
@@ -522,17 +543,52 @@ struct LazyDFA: ~Copyable {
         }
         var interior = Self.dead
         if eligible && !core.isEmpty {
-            if core.count > 1 { Self.sort(core.elements) }
             // Copies of one template in different places share their pool states: kept once.
-            var kept = 1
-            for index in 1..<max(core.count, 1) where core[index] != core[kept - 1] {
-                core[kept] = core[index]
-                kept += 1
-            }
-            interior = interiors.intern(UnsafeBufferPointer(start: core.base, count: kept)).id
+            let kept = Self.sortUniqueRecords(core.elements, stride: stride)
+            let (id, isNew) = interiors.intern(UnsafeBufferPointer(start: core.base, count: kept))
+            if isNew { interiorStates.append(state) }
+            interior = id
         }
         stateInteriors[Int(state)] = interior
         return interior >= 0 ? interior : nil
+    }
+
+    /// The first state found with string interior `interior`: masks and plain-text runs, the same
+    /// for every state with the interior, are computed there, and shared.
+    func interiorRepresentative(_ interior: Int32) -> Int32 {
+        interiorStates[Int(interior)]
+    }
+
+    /// Sorts the records of `stride` values in `values` and keeps each once, at the front;
+    /// returns how many values are kept.
+    static func sortUniqueRecords(_ values: UnsafeMutableBufferPointer<Int32>, stride: Int) -> Int {
+        let count = values.count / stride
+        if stride == 1 {
+            if count > 1 { sort(values) }
+        } else {
+            // Insertion sort: an interior holds few NFA states.
+            func precedes(_ left: Int, _ right: Int) -> Bool {
+                for offset in 0..<stride where values[left * stride + offset] != values[right * stride + offset] {
+                    return values[left * stride + offset] < values[right * stride + offset]
+                }
+                return false
+            }
+            for index in 1..<max(count, 1) {
+                var position = index
+                while position > 0 && precedes(position, position - 1) {
+                    for offset in 0..<stride { values.swapAt(position * stride + offset, (position - 1) * stride + offset) }
+                    position -= 1
+                }
+            }
+        }
+        var kept = min(count, 1)
+        for index in 1..<max(count, 1) {
+            let isRepeat = (0..<stride).allSatisfy { values[index * stride + $0] == values[(kept - 1) * stride + $0] }
+            if isRepeat { continue }
+            for offset in 0..<stride { values[kept * stride + offset] = values[index * stride + offset] }
+            kept += 1
+        }
+        return kept * stride
     }
 
     /// How many string interiors have been found.
@@ -593,9 +649,17 @@ struct LazyDFA: ~Copyable {
     /// meets a state that allows any plain text, as one where no string of plain-text characters
     /// leads out of the grammar); `nil` when characters matter somewhere along it (as in a
     /// pattern). Remembered per state.
+    /// A state with a string interior has the run of the interior's representative, which reads
+    /// plain text alike (the chain of states beyond it is built once for every such state).
     mutating func plainTextRun(_ state: Int32) -> Int? {
         let index = Int(state)
-        if plainRuns[index] == Self.unknown { plainRuns[index] = computePlainTextRun(state) }
+        if plainRuns[index] == Self.unknown {
+            if let interior = stringInterior(state), case let representative = interiorRepresentative(interior), representative != state {
+                plainRuns[index] = plainTextRun(representative).map(Int32.init) ?? Self.mixed
+            } else {
+                plainRuns[index] = computePlainTextRun(state)
+            }
+        }
         let run = plainRuns[index]
         return run == Self.mixed ? nil : Int(run)
     }
@@ -623,6 +687,9 @@ struct LazyDFA: ~Copyable {
     private mutating func computePlainTextRun(_ state: Int32) -> Int32 {
         var allowed: Int32 = 0
         var current = state
+        // In a string interior, the states of the chain represent theirs, so that the runs of
+        // other states with those interiors extend this chain rather than build their own.
+        let inInterior = stringInterior(state) != nil
         while allowed < plainTextLimit {
             if walkInfo[Int(current)].safeGroups == WalkInfo.anyPlainText { return plainTextLimit }
             guard let next = plainTextTarget(current) else {
@@ -633,6 +700,7 @@ struct LazyDFA: ~Copyable {
             if next < 0 { break }
             allowed += 1
             if next == current { return plainTextLimit }
+            if inInterior { _ = stringInterior(next) }
             current = next
         }
         return allowed

@@ -28,8 +28,16 @@ final class TemplatePool: @unchecked Sendable {
     /// Whether any template checks uniqueness.
     let hasUniquenessChecks: Bool
     /// Per template: whether it is the contents of a string (``GrammarTemplate/readsStringContents``)
-    /// and calls nothing, so that its copies read the same wherever they are called from.
+    /// and calls only templates of ``readsStringCharacters``, so that its copies read the same
+    /// wherever they are called from.
     let readsStringContents: [Bool]
+    /// Per template: whether it reads string characters only (``GrammarTemplate/readsStringCharacters``)
+    /// and calls only such templates, none of them again: called from string contents, its copies
+    /// are part of their interior.
+    let readsStringCharacters: [Bool]
+    /// The most copies that nest within one copy of string contents, itself included: 1 when
+    /// string contents call nothing.
+    let stringContentsNesting: Int
 
     /// - Parameter templates: the root's template first, then one per definition.
     init(templates: [GrammarTemplate]) {
@@ -50,9 +58,35 @@ final class TemplatePool: @unchecked Sendable {
         self.ends = ends
         self.sizes = sizes
         checksUniqueness = templates.map(\.checksUniqueness)
-        readsStringContents = templates.map { template in
-            template.readsStringContents && (0..<template.nfa.stateCount).allSatisfy { template.nfa.callDefinitions[$0] == CompactNFA.noCall }
+        // Character templates whose calls all reach valid ones, with how deeply copies nest in
+        // them: found from those that call nothing, so that a template in a cycle never is.
+        let callees = templates.map { template in
+            Set((0..<template.nfa.stateCount).map { template.nfa.callDefinitions[$0] }.filter { $0 != CompactNFA.noCall })
         }
+        var nesting = [Int?](repeating: nil, count: templates.count)
+        var changed = true
+        while changed {
+            changed = false
+            for (index, template) in templates.enumerated() where template.readsStringCharacters && nesting[index] == nil {
+                let depths = callees[index].map { Int($0) < templates.count ? nesting[Int($0)] : nil }
+                guard depths.allSatisfy({ $0 != nil }) else { continue }
+                nesting[index] = 1 + depths.reduce(0) { max($0, $1 ?? 0) }
+                changed = true
+            }
+        }
+        readsStringCharacters = nesting.map { $0 != nil }
+        var contentsNesting = 1
+        readsStringContents = templates.enumerated().map { index, template in
+            guard template.readsStringContents else { return false }
+            var deepest = 0
+            for callee in callees[index] {
+                guard Int(callee) < templates.count, let depth = nesting[Int(callee)] else { return false }
+                deepest = max(deepest, depth)
+            }
+            contentsNesting = max(contentsNesting, 1 + deepest)
+            return true
+        }
+        stringContentsNesting = contentsNesting
         hasUniquenessChecks = checksUniqueness.contains(true)
         transitionStarts = Self.copy(nfa.transitionStarts)
         transitions = Self.copy(nfa.transitions)

@@ -237,7 +237,20 @@ public final class GrammarMatcher {
         var count: Int
         // Whether the mask is kept whole, not as its plain-text length and a list of others.
         var keptWhole = false
-        if let length = automaton.dfa.plainTextRun(state) {
+        let interior = automaton.dfa.stringInterior(state)
+        if let interior, !automaton.interiors.contains(interior), automaton.interiors.hasRoom(for: mask) {
+            // The tokens without a quote as at the first state with this interior, computed there
+            // (where the states they lead to are built once for all such states).
+            let representative = automaton.dfa.interiorRepresentative(interior)
+            if representative != state { keepMask(at: representative, in: &mask, keepingState: false) }
+        }
+        if let interior, automaton.interiors.restore(interior, into: &mask) {
+            // Inside a string whose interior was met before: the tokens without a quote as there,
+            // and only those with one walked.
+            plainLength = MaskCache.noPlainText
+            count = fill(&mask, trie: index.quoteTokensTrie, complement: false)
+            keptWhole = true
+        } else if let length = automaton.dfa.plainTextRun(state) {
             // Plain-text tokens are settled by their length; only the others are walked.
             index.setPlainTextTokens(upTo: length, in: &mask)
             plainLength = Int32(length)
@@ -252,26 +265,18 @@ public final class GrammarMatcher {
             keptWhole = true
         } else {
             plainLength = MaskCache.noPlainText
-            let interior = automaton.dfa.stringInterior(state)
-            if let interior, automaton.interiors.restore(interior, into: &mask) {
-                // Inside a string whose interior was met before: the tokens without a quote as
-                // there, and only those with one walked.
-                count = fill(&mask, trie: index.quoteTokensTrie, complement: false)
-                keptWhole = true
-            } else {
-                if allowsMost(of: index.trie) {
-                    mask.assign(index.trie.members)
-                    count = fill(&mask, trie: index.trie, complement: true)
-                    if count <= MaskCache.listLimit {
-                        for (position, id) in mask.ids.enumerated() { walkIDs[position] = id }
-                    }
-                } else {
-                    mask.removeAll()
-                    count = fill(&mask, trie: index.trie, complement: false)
+            if allowsMost(of: index.trie) {
+                mask.assign(index.trie.members)
+                count = fill(&mask, trie: index.trie, complement: true)
+                if count <= MaskCache.listLimit {
+                    for (position, id) in mask.ids.enumerated() { walkIDs[position] = id }
                 }
-                if let interior { automaton.interiors.store(interior, mask: mask, removing: index.quoteTokens) }
+            } else {
+                mask.removeAll()
+                count = fill(&mask, trie: index.trie, complement: false)
             }
         }
+        if let interior, !automaton.interiors.contains(interior) { automaton.interiors.store(interior, mask: mask, removing: index.quoteTokens) }
         if automaton.dfa.isAccepting(state) {
             mask.insert(endOfText)
             if count < MaskCache.listLimit { walkIDs[count] = endOfText }

@@ -116,12 +116,17 @@ extension GrammarMatcher {
             let state = queue[head]
             head += 1
             search.result.statesVisited += 1
-            for byte in representatives {
+            // Inside strings' contents, a state where every plain-text character leads to one
+            // state, and its length settles plain text (as in a string of counted characters),
+            // leads only to such states: its mask builds their chain, along which the masks of
+            // the others take a few new states each. It is kept, and the search goes no further.
+            let settlesChain = !grammarStates && automaton.dfa.plainTextRun(state) != nil && automaton.dfa.plainTextTarget(state) != nil
+            for byte in representatives where !settlesChain {
                 let next = automaton.dfa.next(state, byte)
                 if next >= 0, seen.insert(next).inserted { queue.append(next) }
             }
             let opened = openedNodes(at: state, trie: trie)
-            guard opened >= threshold, automaton.dfa.plainTextRun(state) == nil, automaton.dfa.plainTextRefusals(state) == nil else { continue }
+            guard opened >= threshold, settlesChain || (automaton.dfa.plainTextRun(state) == nil && automaton.dfa.plainTextRefusals(state) == nil) else { continue }
             // A state whose interior is kept already walks only the tokens with a quote (and inside
             // strings' contents, has nothing more to keep).
             if let interior = automaton.dfa.stringInterior(state), automaton.interiors.contains(interior) { continue }

@@ -24,6 +24,11 @@ struct StringInteriorMasks: ~Copyable {
         return index < slots.count && slots[index] >= 0
     }
 
+    /// Whether a mask like `mask` can still be kept (``store(_:mask:removing:)``).
+    func hasRoom(for mask: TokenBitset) -> Bool {
+        byteCount + mask.words.count * 8 <= byteLimit
+    }
+
     /// Sets `mask` to the kept mask of `interior`; `false` when there is none.
     func restore(_ interior: Int32, into mask: inout TokenBitset) -> Bool {
         let index = Int(interior)

@@ -71,19 +71,12 @@ extension SchemaCompiler {
         } else {
             guard minimumLength <= 10_000 else { throw unsupported("minLength", at: pointer, "a minimum length above 10000 is not supported") }
             if max(minimumLength, maximumLength ?? 0) > Self.inlineCharacterLimit {
-                // Long counts call one shared character automaton from each position, and
-                // blocks of characters for the optional ones.
-                let character = definition(Self.characterPointer, schema: .bool(true))
-                let required = try builder.repeated(minimum: minimumLength, maximum: minimumLength) { (builder: inout NFABuilder) throws(SchemaError) in
-                    try builder.call(character)
+                if let maximumLength, (maximumLength - minimumLength) / Self.characterBlock > Self.blockLimit {
+                    throw unsupported("maxLength", at: "", "a maximum length above \(Self.blockLimit * Self.characterBlock) is not supported")
                 }
-                let optional: Fragment
-                if let maximumLength {
-                    optional = try upToCharacters(maximumLength - minimumLength, character)
-                } else {
-                    optional = try builder.star(try builder.call(character))
-                }
-                contents = try builder.sequence([required, optional])
+                // Long counts: contents shared by every string with the same counts, as those of
+                // `pattern` strings are, so that their states have string interiors.
+                contents = try builder.call(countedContentsDefinition(minimum: minimumLength, maximum: maximumLength, at: pointer))
             } else {
                 contents = try builder.repeated(minimum: minimumLength, maximum: maximumLength) { (builder: inout NFABuilder) throws(SchemaError) in
                     let start = try builder.newState()
@@ -108,6 +101,35 @@ extension SchemaCompiler {
 
     /// The key prefix of the definitions of ``stringContentsDefinition(_:key:at:)``.
     static let stringContentsKey = "#string-contents\u{0}"
+
+    /// The definition of the contents of a string of `minimum` to `maximum` characters of any
+    /// kind, shared by every such string (built by ``countedCharacters(minimum:maximum:)``).
+    mutating func countedContentsDefinition(minimum: Int, maximum: Int?, at pointer: String) -> Int32 {
+        let key = Self.stringContentsKey + Self.countedContentsKey + "\(minimum)\u{0}\(maximum.map(String.init) ?? "")"
+        let id = definition(pointer, schema: .bool(true), key: key)
+        countedContents[id] = (minimum, maximum)
+        return id
+    }
+
+    /// The key prefix, after ``stringContentsKey``, of the definitions of
+    /// ``countedContentsDefinition(minimum:maximum:at:)``.
+    static let countedContentsKey = "#counted\u{0}"
+
+    /// `minimum` to `maximum` characters: calls of one shared character definition from each
+    /// position, and blocks of characters for the optional ones.
+    mutating func countedCharacters(minimum: Int, maximum: Int?) throws(SchemaError) -> Fragment {
+        let character = definition(Self.characterPointer, schema: .bool(true))
+        let required = try builder.repeated(minimum: minimum, maximum: minimum) { (builder: inout NFABuilder) throws(SchemaError) in
+            try builder.call(character)
+        }
+        let optional: Fragment
+        if let maximum {
+            optional = try upToCharacters(maximum - minimum, character)
+        } else {
+            optional = try builder.star(try builder.call(character))
+        }
+        return try builder.sequence([required, optional])
+    }
 
     /// The automaton of the strings a schema allows (its `pattern`, asserted `format`, lengths,
     /// and the exclusions that complements add), or `nil` when only lengths constrain them and a
@@ -160,6 +182,9 @@ extension SchemaCompiler {
     /// The number of characters in one block of ``upToCharacters(_:_:)``.
     static let characterBlock = 64
 
+    /// The most blocks of ``upToCharacters(_:_:)``.
+    static let blockLimit = 4096
+
     /// At most `count` characters: whole blocks (a shared definition of exactly
     /// ``characterBlock`` characters) and then single characters, so that the automaton grows
     /// with `count / 64` rather than `count`.
@@ -170,7 +195,7 @@ extension SchemaCompiler {
         }
         let (blocks, rest) = count.quotientAndRemainder(dividingBy: block)
         guard blocks > 0 else { return try characters(rest, &self) }
-        guard blocks <= 4096 else { throw unsupported("maxLength", at: "", "a maximum length above \(4096 * block) is not supported") }
+        guard blocks <= Self.blockLimit else { throw unsupported("maxLength", at: "", "a maximum length above \(Self.blockLimit * block) is not supported") }
         let blockID = definition(Self.blockPointer, schema: .bool(true))
         func blockRun(_ minimum: Int, _ maximum: Int, _ compiler: inout SchemaCompiler) throws(SchemaError) -> Fragment {
             try compiler.builder.repeated(minimum: minimum, maximum: maximum) { (builder: inout NFABuilder) throws(SchemaError) in try builder.call(blockID) }

@@ -24,6 +24,9 @@ struct SchemaCompiler {
     /// The definitions that are the contents of `pattern` and `format` strings, with their
     /// automata: one per distinct set of string keywords, called from each string that has them.
     var stringContents: [Int32: CodePointAutomaton] = [:]
+    /// The definitions that are the contents of strings constrained by their lengths alone, with
+    /// those lengths: one per distinct pair, called from each string that has them.
+    var countedContents: [Int32: (minimum: Int, maximum: Int?)] = [:]
     var statesUsed = 0
     /// How many references deep the merging of schemas has inlined.
     var inliningDepth = 0
@@ -66,6 +69,12 @@ struct SchemaCompiler {
                 template.readsStringContents = true
                 templates[pending.id] = template
                 continue
+            } else if let counts = countedContents[pending.id] {
+                fragment = try countedCharacters(minimum: counts.minimum, maximum: counts.maximum)
+                var template = finish(fragment)
+                template.readsStringContents = true
+                templates[pending.id] = template
+                continue
             } else if pending.pointer == Self.anyValuePointer {
                 fragment = try anyValue()
             } else if pending.pointer == Self.characterPointer {
@@ -90,7 +99,9 @@ struct SchemaCompiler {
                 let start = try builder.newState()
                 fragment = Fragment(start: start, end: try builder.newState())
             }
-            templates[pending.id] = finish(fragment, checksUniqueness: uniqueDefinitions.contains(pending.id))
+            var template = finish(fragment, checksUniqueness: uniqueDefinitions.contains(pending.id))
+            template.readsStringCharacters = pending.pointer == Self.characterPointer || pending.pointer == Self.blockPointer
+            templates[pending.id] = template
         }
         return (0..<definitionCount).map { templates[$0] ?? GrammarTemplate(nfa: CompactNFA(), start: 0, end: 0) }
     }
