@@ -247,9 +247,15 @@ public final class GrammarMatcher {
         if let interior, automaton.interiors.restore(interior, into: &mask) {
             // Inside a string whose interior was met before: the tokens without a quote as there,
             // and only those with one walked.
-            plainLength = MaskCache.noPlainText
             count = fill(&mask, trie: index.quoteTokensTrie, complement: false)
-            keptWhole = true
+            if let length = automaton.dfa.plainTextRun(state), let others = listOthers(in: mask, plainUpTo: length, index) {
+                // Kept as small as where plain text settles the mask.
+                plainLength = Int32(length)
+                count = others
+            } else {
+                plainLength = MaskCache.noPlainText
+                keptWhole = true
+            }
         } else if let length = automaton.dfa.plainTextRun(state) {
             // Plain-text tokens are settled by their length; only the others are walked.
             index.setPlainTextTokens(upTo: length, in: &mask)
@@ -284,6 +290,28 @@ public final class GrammarMatcher {
         }
         let list = !keptWhole && count <= MaskCache.listLimit ? UnsafeBufferPointer(start: walkIDs, count: count) : nil
         if keepsMasks { automaton.masks.store(state, plainLength: plainLength, list: list, mask: mask) }
+    }
+
+    /// When `mask` is the plain-text tokens of 1 to `length` characters and at most
+    /// ``MaskCache/listLimit`` others, records those others in ``walkIDs`` and returns how many;
+    /// otherwise `nil`.
+    private func listOthers(in mask: TokenBitset, plainUpTo length: Int, _ index: VocabularyIndex) -> Int? {
+        let sets = index.plainTextTokensOfLengthAtLeast
+        let from = sets[min(length, 1)].words
+        let beyond = sets[min(length + 1, sets.count - 1)].words
+        var count = 0
+        for (word, bits) in mask.words.enumerated() {
+            let plain = length > 0 ? from[word] & ~beyond[word] : 0
+            guard bits & plain == plain else { return nil }
+            var others = bits & ~plain
+            while others != 0 {
+                guard count < MaskCache.listLimit else { return nil }
+                walkIDs[count] = Int32(word * 64 + others.trailingZeroBitCount)
+                count += 1
+                others &= others - 1
+            }
+        }
+        return count
     }
 
     /// Computes the mask of automaton state `other` as ``allowedTokens(into:)`` does there, and
