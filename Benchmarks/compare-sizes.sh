@@ -18,7 +18,8 @@ if [ ${#cases[@]} -eq 0 ]; then
     for shape in llama-1b llama-3b llama-8b qwen2-1.5b qwen2-3b qwen2-7b; do cases+=("$shape:q4_k_m" "$shape:q8_0"); done
 fi
 rounds="${ROUNDS:-1}"
-vocabulary="$(swift run -c release --package-path "$root" guided fetch-model 2>/dev/null | tail -1)"
+# SmolLM2's vocabulary (49,152 tokens) is smaller than every shape's, which pads it.
+vocabulary="$(swift run -c release --package-path "$root" guided fetch-model smollm2-135m-instruct 2>/dev/null | tail -1)"
 swift build -c release --product guided-bench --package-path "$root" >&2
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

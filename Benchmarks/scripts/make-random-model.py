@@ -7,8 +7,8 @@ usage: make-random-model.py SHAPE TYPE VOCAB_SOURCE.gguf OUT.gguf
          qwen2-7b (Qwen 2.5).
   TYPE:  q4_k_m (as llama.cpp's quantize writes it: Q6_K for the output matrix, and for attn_v and
          ffn_down in the layers llama.cpp gives more bits; Q4_K elsewhere) or q8_0.
-  VOCAB_SOURCE.gguf: a byte-level BPE model (the default SmolLM2) whose tokens and merges are
-         copied, padded with unused tokens to the shape's vocabulary size.
+  VOCAB_SOURCE.gguf: a byte-level BPE model with no more tokens than the shape's vocabulary
+         (SmolLM2) whose tokens and merges are copied, padded with unused tokens to its size.
 
 The weights are random codes under small scales, repeated from one buffer: the arithmetic is that
 of a real file of the shape (every byte of every matrix is read), the answers are noise.
@@ -151,6 +151,8 @@ def main():
     architecture, layers, width, heads, kv_heads, feed_forward, vocabulary, _ = shape
     tokens, types, merges = read_vocabulary(source)
     padding = vocabulary - len(tokens)
+    if padding < 0:
+        raise SystemExit(f"{source} has {len(tokens)} tokens, more than the {vocabulary} of {name}: take a smaller vocabulary")
     tokens = tokens + [f"<|unused_{index}|>" for index in range(padding)]
     types = types + [5] * padding  # unused
     writer = Writer()
