@@ -164,4 +164,29 @@ import Testing
         let free = FixedMask(allowed: [2, 4], isInFreeText: true)
         #expect(logits.withUnsafeBufferPointer { preset.sample(logits: $0, constraint: free, mask: &mask) } == 4)
     }
+
+    /// The radix order of the candidates is the comparison sort's: most likely first, the lowest
+    /// id first among equal logits (ties, -0 against +0, negative and positive logits, subnormal
+    /// ones, more candidates than a digit's buckets, and none).
+    @Test func candidatesComeInTheComparisonSortsOrder() {
+        var generator = SystemRandomNumberGenerator()
+        var order = CandidateOrder()
+        for count in [0, 1, 7, 3_000, 40_000] {
+            var candidates = (0..<count).map { id in
+                let logit: Float = switch id % 7 {
+                case 0: Float(Int.random(in: -3...3, using: &generator))
+                case 1: -0.0
+                case 2: 0
+                case 3: Float.leastNonzeroMagnitude * Float(Int.random(in: -2...2, using: &generator))
+                default: Float.random(in: -60...30, using: &generator)
+                }
+                return TokenCandidate(id: Int32(id), logit: logit)
+            }
+            candidates.shuffle(using: &generator)
+            let expected = candidates.sorted { $0.logit > $1.logit || ($0.logit == $1.logit && $0.id < $1.id) }
+            order.sort(&candidates)
+            #expect(candidates.map(\.id) == expected.map(\.id), "\(count) candidates")
+            #expect(candidates.map(\.logit) == expected.map(\.logit), "\(count) candidates: the logits come back")
+        }
+    }
 }

@@ -22,6 +22,7 @@ public struct SamplingChain: Sendable {
     /// The logits after the biases and penalties.
     private var adjusted: [Float] = []
     private var candidates: [TokenCandidate] = []
+    private var order = CandidateOrder()
 
     /// A chain over a vocabulary of `tokens` (needed by DRY, to find the tokens that hold its
     /// sequence breakers); `penalties` gives DRY's tables for a setting, when they are kept.
@@ -106,7 +107,7 @@ public struct SamplingChain: Sendable {
         for id in logits.indices where logits[id] >= floor && (allowed?.contains(Int32(id)) ?? true) {
             candidates.append(TokenCandidate(id: Int32(id), logit: logits[id]))
         }
-        candidates.sort { $0.logit > $1.logit || ($0.logit == $1.logit && $0.id < $1.id) }
+        order.sort(&candidates)
         if let k = settings.topK { TopK(k).apply(to: &candidates) }
         if let p = settings.topP { TopP(p).apply(to: &candidates) }
         if let p = settings.minP { MinP(p).apply(to: &candidates) }
