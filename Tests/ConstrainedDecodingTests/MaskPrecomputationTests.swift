@@ -40,6 +40,23 @@ import Testing
         matcher.masks(along: document, vocabularySize: vocabulary.count)
     }
 
+    /// The string interior of the state `matcher` reaches from its start through `text`.
+    static func interior(of matcher: GrammarMatcher, after text: String) -> Int32? {
+        matcher.reset()
+        #expect(matcher.advance(bytes: Array(text.utf8)))
+        return matcher.automaton.dfa.stringInterior(matcher.state)
+    }
+
+    /// Expects `schema`'s precomputed masks to keep some and to be, along `document`, those
+    /// computed at first use, which it returns.
+    static func expectPrecomputedMasksAreTheLazyOnes(_ schema: String, along document: [UInt8], _ vocabulary: Vocabulary) throws -> [[Int32]] {
+        let lazy = masks(GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: schema), vocabulary: vocabulary), vocabulary, document: document)
+        let grammar = try CompiledGrammar(jsonSchema: schema)
+        #expect(grammar.precomputeMasks(for: vocabulary).masksKept > 0)
+        #expect(masks(GrammarMatcher(grammar: grammar, vocabulary: vocabulary), vocabulary, document: document) == lazy)
+        return lazy
+    }
+
     @Test func precomputedMasksAreTheLazyOnes() throws {
         let vocabulary = Self.vocabulary()
         let lazy = Self.masks(GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: Self.schema), vocabulary: vocabulary), vocabulary)
@@ -66,11 +83,7 @@ import Testing
         let vocabulary = Self.vocabulary()
         let grammar = try CompiledGrammar(jsonSchema: Self.schema)
         let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
-        func interior(after text: String) -> Int32? {
-            matcher.reset()
-            #expect(matcher.advance(bytes: Array(text.utf8)))
-            return matcher.automaton.dfa.stringInterior(matcher.state)
-        }
+        func interior(after text: String) -> Int32? { Self.interior(of: matcher, after: text) }
         let prefix = #"{"email":"jo.doe@example.com","code":"ab cd-12","id":"12ab","tags":{"x-home":"https://example.com/a?b=c"},"backup":["#
         let first = interior(after: #"{"email":"jo.d"#)
         #expect(first != nil)
@@ -92,22 +105,13 @@ import Testing
     static let countedDocument = Array(#"{"name":"jo.doe","note":"ab cd-12","tags":["x-home","é\"12"],"more":{"text":"https://example.com"}}"#.utf8)
 
     @Test func precomputedMasksOfCountedStringsAreTheLazyOnes() throws {
-        let vocabulary = Self.vocabulary()
-        let lazy = Self.masks(GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: Self.countedSchema), vocabulary: vocabulary), vocabulary, document: Self.countedDocument)
-        let grammar = try CompiledGrammar(jsonSchema: Self.countedSchema)
-        let precomputed = grammar.precomputeMasks(for: vocabulary)
-        #expect(precomputed.masksKept > 0)
-        #expect(Self.masks(GrammarMatcher(grammar: grammar, vocabulary: vocabulary), vocabulary, document: Self.countedDocument) == lazy)
+        _ = try Self.expectPrecomputedMasksAreTheLazyOnes(Self.countedSchema, along: Self.countedDocument, Self.vocabulary())
     }
 
     @Test func countedStringsOfOneCountShareTheirInterior() throws {
         let vocabulary = Self.vocabulary()
         let matcher = GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: Self.countedSchema), vocabulary: vocabulary)
-        func interior(after text: String) -> Int32? {
-            matcher.reset()
-            #expect(matcher.advance(bytes: Array(text.utf8)))
-            return matcher.automaton.dfa.stringInterior(matcher.state)
-        }
+        func interior(after text: String) -> Int32? { Self.interior(of: matcher, after: text) }
         let first = interior(after: #"{"name":"jo"#)
         #expect(first != nil)
         // The same count in another member, and in a nested object.
@@ -124,12 +128,7 @@ import Testing
 
     @Test func precomputedMasksOfMemberNamesAreTheLazyOnes() throws {
         let vocabulary = Self.vocabulary()
-        let lazyGrammar = try CompiledGrammar(jsonSchema: Self.namesSchema)
-        let lazy = Self.masks(GrammarMatcher(grammar: lazyGrammar, vocabulary: vocabulary), vocabulary, document: Self.namesDocument)
-        let grammar = try CompiledGrammar(jsonSchema: Self.namesSchema)
-        let precomputed = grammar.precomputeMasks(for: vocabulary)
-        #expect(precomputed.masksKept > 0)
-        #expect(Self.masks(GrammarMatcher(grammar: grammar, vocabulary: vocabulary), vocabulary, document: Self.namesDocument) == lazy)
+        let lazy = try Self.expectPrecomputedMasksAreTheLazyOnes(Self.namesSchema, along: Self.namesDocument, vocabulary)
         // A budget that stops inside the names' contents changes nothing either.
         let limited = try CompiledGrammar(jsonSchema: Self.namesSchema)
         limited.precomputeMasks(for: vocabulary, budget: MaskPrecomputationBudget(walksPerString: 1, grammarStates: 2, fullWalks: 1, states: 12))
@@ -139,11 +138,7 @@ import Testing
     @Test func memberNamesOfOnePatternShareTheirInterior() throws {
         let vocabulary = Self.vocabulary()
         let matcher = GrammarMatcher(grammar: try CompiledGrammar(jsonSchema: Self.namesSchema), vocabulary: vocabulary)
-        func interior(after text: String) -> Int32? {
-            matcher.reset()
-            #expect(matcher.advance(bytes: Array(text.utf8)))
-            return matcher.automaton.dfa.stringInterior(matcher.state)
-        }
+        func interior(after text: String) -> Int32? { Self.interior(of: matcher, after: text) }
         let first = interior(after: #"{"tags":{"x-h"#)
         #expect(first != nil)
         // The same names after another member, and in another object whose values differ.
