@@ -364,6 +364,13 @@ INLINE X86_TARGET __m256i sub_block_scale_table(int type, const uint8_t *block, 
     return _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(unpacked));
 }
 
+/// A block's `sub_block_scale_table`, and its float scales and minimums into `scales`.
+INLINE X86_TARGET __m256i sub_block_scales(int type, const uint8_t *block, BlockScales *scales) {
+    scales->scale = block_scale(type, block);
+    scales->minimumScale = guided_is_signed(type) ? 0 : block_minimum_scale(block);
+    return sub_block_scale_table(type, block, scales->minimums);
+}
+
 /// Sub-block `j`'s integer scales from a `sub_block_scale_table`, in the 16-bit lanes of its
 /// pairs of products: lanes 0 to 7 hold the first 16 elements.
 INLINE X86_TARGET __m256i sub_block_scale(__m256i table, int j) {
@@ -431,9 +438,7 @@ INLINE X86_TARGET void integer_rows(
         for (int i = 0; i < count; i++) {
             block[i] = rows[i] + k * blockBytes;
             for (size_t line = 0; line < blockBytes; line += 64) _mm_prefetch((const char *)block[i] + prefetch + line, _MM_HINT_T0);
-            table[i] = sub_block_scale_table(type, block[i], blockScales[i].minimums);
-            blockScales[i].scale = block_scale(type, block[i]);
-            blockScales[i].minimumScale = guided_is_signed(type) ? 0 : block_minimum_scale(block[i]);
+            table[i] = sub_block_scales(type, block[i], &blockScales[i]);
         }
         for (int p = 0; p < 4; p++) {
             const int8_t *values = x.values + (8 * k + 2 * p) * 32;
@@ -854,9 +859,7 @@ LOOP X86_TARGET void unpack_integer_row(int type, const uint8_t *row, size_t blo
     const size_t blockBytes = guided_block_bytes((GuidedTensorType)type);
     for (size_t k = 0; k < blocks / 8; k++) {
         const uint8_t *block = row + k * blockBytes;
-        __m256i table = sub_block_scale_table(type, block, blockScales[k].minimums);
-        blockScales[k].scale = block_scale(type, block);
-        blockScales[k].minimumScale = guided_is_signed(type) ? 0 : block_minimum_scale(block);
+        __m256i table = sub_block_scales(type, block, &blockScales[k]);
         for (int p = 0; p < 4; p++) {
             __m256i quants[2];
             sub_block_pair(type, block, p, &quants[0], &quants[1]);
