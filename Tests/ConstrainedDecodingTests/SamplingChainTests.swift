@@ -168,6 +168,22 @@ import Testing
     /// The radix order of the candidates is the comparison sort's: most likely first, the lowest
     /// id first among equal logits (ties, -0 against +0, negative and positive logits, subnormal
     /// ones, more candidates than a digit's buckets, and none).
+    /// The softmax weights agree with the library's `exp` to a float's precision, over the
+    /// whole range a draw uses, and a vector of them sums as the single weights do.
+    @Test func softmaxWeightsAreTheExponentials() {
+        var generator = SeededRandom(seed: 5)
+        let xs = (0..<4_099).map { _ in -Float.random(in: 0...90, using: &generator) } + [0, -1e-30, -87.2, -87.4, -200]
+        for x in xs {
+            let expected = exp(Double(x))
+            #expect(abs(Double(SoftmaxWeight.weight(x)) - expected) <= expected * 3e-7 + (x < -87.3 ? 1e-37 : 0), "exp(\(x))")
+        }
+        let total = xs.withUnsafeBufferPointer { SoftmaxWeight.total($0, top: 0, inverseTemperature: 1) }
+        let expected = xs.reduce(0.0) { $0 + Double(SoftmaxWeight.weight($1)) }
+        #expect(abs(total - expected) <= expected * 1e-6)
+        let halved = xs.withUnsafeBufferPointer { SoftmaxWeight.total($0, top: 1, inverseTemperature: 0.5) }
+        #expect(abs(halved - xs.reduce(0.0) { $0 + exp(Double($1 - 1) / 2) }) <= halved * 1e-6)
+    }
+
     @Test func candidatesComeInTheComparisonSortsOrder() {
         var generator = SystemRandomNumberGenerator()
         var order = CandidateOrder()
@@ -188,5 +204,65 @@ import Testing
             #expect(candidates.map(\.id) == expected.map(\.id), "\(count) candidates")
             #expect(candidates.map(\.logit) == expected.map(\.logit), "\(count) candidates: the logits come back")
         }
+    }
+
+    /// The chain sorts only the head of the order that its stages read: every draw is the one a
+    /// full sort of the candidates gives, on flat and peaked logits, with ties, under a mask,
+    /// whatever stages are set.
+    @Test func theChainDrawsAsAFullSortWould() {
+        var generator = SeededRandom(seed: 11)
+        let stages = [
+            SamplingSettings(), SamplingSettings(temperature: 0.7, topP: 0.9), SamplingSettings(temperature: 1.5, topK: 5),
+            SamplingSettings(temperature: 0.8, topK: 40, topP: 0.95, minP: 0.05), SamplingSettings(minP: 0.1), SamplingSettings(topP: 0.999),
+        ]
+        for (round, settings) in stages.enumerated() {
+            for spread: Float in [0.5, 4, 12] {
+                let logits = (0..<3_000).map { id in id % 5 == 0 ? Float(Int(Float.random(in: 0...3, using: &generator))) : Float.random(in: -spread...spread, using: &generator) }
+                var allowed = TokenBitset(capacity: logits.count)
+                for id in 0..<logits.count where id % 3 != 1 { allowed.insert(Int32(id)) }
+                for mask in [nil, allowed] {
+                    let seed = UInt64(round * 100) + UInt64(spread)
+                    var chain = SamplingChain(settings: settings, seed: seed)
+                    var units = SeededRandom(seed: seed)
+                    for _ in 0..<20 {
+                        let drawn = logits.withUnsafeBufferPointer { chain.choose(logits: $0, allowed: mask) }
+                        let expected = Self.fullSortDraw(logits, allowed: mask, settings: settings, unit: units.nextUnit())
+                        #expect(drawn == expected, "settings \(round), spread \(spread)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The draw of a chain that sorts every candidate first, with each stage written out (and the
+    /// chain's weights).
+    static func fullSortDraw(_ logits: [Float], allowed: TokenBitset?, settings: SamplingSettings, unit: Double) -> Int32? {
+        let temperature = settings.temperature ?? 1
+        guard let top = logits.indices.filter({ allowed?.contains(Int32($0)) ?? true }).map({ logits[$0] }).max() else { return nil }
+        var candidates = logits.indices
+            .filter { logits[$0] >= top - Float(40 * max(1, temperature)) && (allowed?.contains(Int32($0)) ?? true) }
+            .map { TokenCandidate(id: Int32($0), logit: logits[$0]) }
+            .sorted { $0.logit > $1.logit || ($0.logit == $1.logit && $0.id < $1.id) }
+        func probabilities(_ temperature: Double) -> [Double] {
+            let weights = candidates.map { Double(SoftmaxWeight.weight(($0.logit - top) * Float(1 / temperature))) }
+            let total = weights.reduce(0, +)
+            return weights.map { $0 / total }
+        }
+        if let k = settings.topK, k > 0 { candidates = Array(candidates.prefix(k)) }
+        if let p = settings.topP, p < 1 {
+            var sum = 0.0
+            let kept = probabilities(1).prefix { probability in
+                defer { sum += probability }
+                return sum < p
+            }.count
+            candidates = Array(candidates.prefix(kept))
+        }
+        if let p = settings.minP { candidates = candidates.filter { Double($0.logit) >= Double(top) + log(p) } }
+        var running = 0.0
+        for (candidate, probability) in zip(candidates, probabilities(temperature)) {
+            running += probability
+            if unit < running { return candidate.id }
+        }
+        return candidates.last?.id
     }
 }

@@ -15,8 +15,27 @@ struct CandidateOrder: Sendable {
     /// equal, as `==` has them, and come back as +0). Logits are never NaN here: the chain keeps
     /// only those at or above a finite floor.
     mutating func sort(_ candidates: inout [TokenCandidate]) {
+        sort(&candidates, in: candidates.indices)
+    }
+
+    /// Sorts `candidates[range]` as ``sort(_:)`` sorts a whole array.
+    mutating func sort(_ candidates: inout [TokenCandidate], in range: Range<Int>) {
         keys.removeAll(keepingCapacity: true)
-        for candidate in candidates { keys.append(Self.key(candidate)) }
+        for candidate in candidates[range] { keys.append(Self.key(candidate)) }
+        if keys.count <= Self.comparisonSortLimit {
+            keys.sort()
+        } else {
+            radixSort()
+        }
+        for (index, key) in zip(range, keys) { candidates[index] = Self.candidate(key) }
+    }
+
+    /// Below this many keys, a comparison sort is quicker than the radix sort's passes over its
+    /// counts.
+    private static let comparisonSortLimit = 256
+
+    /// Sorts `keys` in ascending order, a digit of `digitBits` bits per pass.
+    private mutating func radixSort() {
         if spare.count < keys.count { spare = [UInt64](repeating: 0, count: keys.count) }
         let count = keys.count
         let mask = UInt64(1 << Self.digitBits - 1)
@@ -49,7 +68,6 @@ struct CandidateOrder: Sendable {
             if moved { swap(&keys, &spare) }
             shift += UInt64(Self.digitBits)
         }
-        for index in 0..<count { candidates[index] = Self.candidate(keys[index]) }
     }
 
     /// A key whose ascending order is the candidates' descending logits, then ascending ids.

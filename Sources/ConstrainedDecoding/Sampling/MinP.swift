@@ -10,8 +10,18 @@ public struct MinP: Sendable, Equatable {
     }
 
     public func apply(to candidates: inout [TokenCandidate]) {
-        guard p > 0, let best = candidates.first?.logit else { return }
-        let floor = Double(best) + log(p)
-        candidates.removeAll { Double($0.logit) < floor }
+        var ranked = RankedCandidates(sorted: candidates)
+        candidates.removeLast(candidates.count - kept(of: &ranked, within: candidates.count))
+    }
+
+    /// How many of the first `kept` candidates of `ranked` the stage keeps; they are sorted.
+    func kept(of ranked: inout RankedCandidates, within kept: Int) -> Int {
+        guard p > 0, kept > 0 else { return kept }
+        let floor = Double(ranked.top) + log(p)
+        // Every logit whose double is at or above the floor is at or above this float.
+        ranked.sortHead(downTo: Float(floor).nextDown)
+        var index = 0
+        while index < min(kept, ranked.sortedCount), Double(ranked[index].logit) >= floor { index += 1 }
+        return index
     }
 }

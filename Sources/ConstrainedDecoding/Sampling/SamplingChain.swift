@@ -21,8 +21,7 @@ public struct SamplingChain: Sendable {
     private var random: SeededRandom
     /// The logits after the biases and penalties.
     private var adjusted: [Float] = []
-    private var candidates: [TokenCandidate] = []
-    private var order = CandidateOrder()
+    private var candidates = RankedCandidates()
 
     /// A chain over a vocabulary of `tokens` (needed by DRY, to find the tokens that hold its
     /// sequence breakers); `penalties` gives DRY's tables for a setting, when they are kept.
@@ -101,17 +100,15 @@ public struct SamplingChain: Sendable {
         guard let best = Self.best(in: logits, allowed: allowed) else { return nil }
         let temperature = settings.temperature ?? 1
         // Tokens 40 nats (at the temperature, when above 1) below the best weigh less than e^-40
-        // of it, whatever the stages keep: they are left out before the sort.
-        let floor = logits[Int(best)] - Float(40 * max(1, temperature))
-        candidates.removeAll(keepingCapacity: true)
-        for id in logits.indices where logits[id] >= floor && (allowed?.contains(Int32(id)) ?? true) {
-            candidates.append(TokenCandidate(id: Int32(id), logit: logits[id]))
-        }
-        order.sort(&candidates)
-        if let k = settings.topK { TopK(k).apply(to: &candidates) }
-        if let p = settings.topP { TopP(p).apply(to: &candidates) }
-        if let p = settings.minP { MinP(p).apply(to: &candidates) }
-        return Temperature(temperature).draw(from: candidates, unit: random.nextUnit())
+        // of it, whatever the stages keep: they are left out. The stages sort only the most
+        // likely candidates, as far as they read.
+        let top = logits[Int(best)]
+        candidates.gather(logits, allowed: allowed, floor: top - Float(40 * max(1, temperature)), top: top)
+        var kept = candidates.count
+        if let k = settings.topK { kept = TopK(k).kept(of: &candidates, within: kept) }
+        if let p = settings.topP { kept = TopP(p).kept(of: &candidates, within: kept) }
+        if let p = settings.minP { kept = MinP(p).kept(of: &candidates, within: kept) }
+        return Temperature(temperature).draw(from: &candidates, within: kept, unit: random.nextUnit())
     }
 
     /// The allowed token with the highest finite logit (the lowest id among equals).

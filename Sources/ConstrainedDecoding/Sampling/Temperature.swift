@@ -9,12 +9,19 @@ public struct Temperature: Sendable, Equatable {
 
     /// The candidate drawn with the uniform number `unit` (in [0, 1)).
     public func draw(from candidates: [TokenCandidate], unit: Double) -> Int32? {
-        let probabilities = candidates.probabilities(temperature: value)
+        var ranked = RankedCandidates(sorted: candidates)
+        return draw(from: &ranked, within: candidates.count, unit: unit)
+    }
+
+    /// The candidate drawn with `unit` among the first `kept` of `ranked`.
+    func draw(from ranked: inout RankedCandidates, within kept: Int, unit: Double) -> Int32? {
+        guard kept > 0 else { return nil }
+        let total = ranked.total(of: kept, temperature: value)
         var running = 0.0
-        for (candidate, probability) in zip(candidates, probabilities) {
-            running += probability
-            if unit < running { return candidate.id }
+        for index in 0..<kept {
+            running += ranked.weight(at: index, temperature: value) / total
+            if unit < running { return ranked[index].id }
         }
-        return candidates.last?.id
+        return ranked[kept - 1].id
     }
 }

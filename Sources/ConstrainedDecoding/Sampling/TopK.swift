@@ -8,7 +8,14 @@ public struct TopK: Sendable, Equatable {
     }
 
     public func apply(to candidates: inout [TokenCandidate]) {
-        guard k > 0, candidates.count > k else { return }
-        candidates.removeLast(candidates.count - k)
+        var ranked = RankedCandidates(sorted: candidates)
+        candidates.removeLast(candidates.count - kept(of: &ranked, within: candidates.count))
+    }
+
+    /// How many of the first `kept` candidates of `ranked` the stage keeps; they are sorted.
+    func kept(of ranked: inout RankedCandidates, within kept: Int) -> Int {
+        guard k > 0, kept > k else { return kept }
+        ranked.sortHead(count: k)
+        return k
     }
 }

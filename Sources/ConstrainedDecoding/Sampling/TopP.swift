@@ -8,14 +8,21 @@ public struct TopP: Sendable, Equatable {
     }
 
     public func apply(to candidates: inout [TokenCandidate]) {
-        guard p < 1, !candidates.isEmpty else { return }
-        var kept = 0
+        var ranked = RankedCandidates(sorted: candidates)
+        candidates.removeLast(candidates.count - kept(of: &ranked, within: candidates.count))
+    }
+
+    /// How many of the first `kept` candidates of `ranked` the stage keeps; they are sorted.
+    func kept(of ranked: inout RankedCandidates, within kept: Int) -> Int {
+        guard p < 1, kept > 0 else { return kept }
+        let total = ranked.total(of: kept, temperature: 1)
         var sum = 0.0
-        for probability in candidates.probabilities() {
-            sum += probability
-            kept += 1
+        var index = 0
+        while index < kept {
+            sum += ranked.weight(at: index, temperature: 1) / total
+            index += 1
             if sum >= p { break }
         }
-        candidates.removeLast(candidates.count - kept)
+        return index
     }
 }
