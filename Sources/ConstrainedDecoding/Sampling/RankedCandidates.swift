@@ -91,10 +91,10 @@ struct RankedCandidates: Sendable {
         while sortedCount < count, top - reach > logit { extendHead() }
     }
 
-    /// The candidate's weight `exp((logit - top) / temperature)` at `index` (``SoftmaxWeight``),
-    /// sorting the head further when `index` lies beyond it.
+    /// The candidate's weight `exp((logit - top) / temperature)` at `index` (below ``count``;
+    /// ``SoftmaxWeight``), sorting the head further when `index` lies beyond it.
     mutating func weight(at index: Int, temperature: Double) -> Double {
-        while index >= sortedCount { extendHead() }
+        while index >= sortedCount, sortedCount < count { extendHead() }
         return Double(SoftmaxWeight.weight((candidates[index].logit - top) * Float(1 / temperature)))
     }
 
