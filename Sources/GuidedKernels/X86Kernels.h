@@ -802,46 +802,62 @@ LOOP X86_TARGET void unpack_row(int type, const uint8_t *row, size_t blocks, Unp
     }
 }
 
-/// One unpacked row with a group of vectors: the even blocks, then the odd ones, each in their own
-/// sums, as `RowSums` sums them (so that only one set of sums is live at a time).
-LOOP X86_TARGET void unpacked_row_group(
-    int type, const Unpacked *unpacked, const float *rowOffsets, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+/// `ROWS` (1 or 2) unpacked rows, `unpackedCount` blocks apart, with a group of vectors: the even
+/// blocks, then the odd ones, each in their own sums, as `RowSums` sums them (so that only one set
+/// of sums is live at a time). Two rows share each input's load and scale.
+LOOP X86_TARGET void unpacked_rows_group(
+    int type, const Unpacked *unpacked, size_t unpackedCount, const float *rowOffsets, size_t rowCount, size_t blocks,
+    GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
+    enum { ROWS = 2 };
     size_t elements = blocks * 32;
-    __m256 even[VECTOR_GROUP];
+    __m256 even[ROWS][VECTOR_GROUP];
     for (size_t parity = 0; parity < 2; parity++) {
-        __m256 lanes[VECTOR_GROUP];
-        for (int v = 0; v < VECTOR_GROUP; v++) lanes[v] = _mm256_setzero_ps();
+        __m256 lanes[ROWS][VECTOR_GROUP];
+        for (int r = 0; r < ROWS; r++) {
+            for (int v = 0; v < VECTOR_GROUP; v++) lanes[r][v] = _mm256_setzero_ps();
+        }
         for (size_t b = parity; b < blocks; b += 2) {
-            const Unpacked *w = unpacked + b;
-            __m256 scale = _mm256_set_m128(_mm_set1_ps(w->scales[1]), _mm_set1_ps(w->scales[0]));
+            __m256 scales[ROWS];
+            for (size_t r = 0; r < rowCount; r++) {
+                const Unpacked *w = unpacked + r * unpackedCount + b;
+                scales[r] = _mm256_set_m128(_mm_set1_ps(w->scales[1]), _mm_set1_ps(w->scales[0]));
+            }
             for (int v = 0; v < VECTOR_GROUP; v++) {
-                __m256i input = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
-                if (guided_is_signed(type)) input = _mm256_sign_epi8(input, w->signs);
-                __m256 products = _mm256_cvtepi32_ps(_mm256_madd_epi16(_mm256_maddubs_epi16(w->quants, input), _mm256_set1_epi16(1)));
-                lanes[v] = _mm256_fmadd_ps(_mm256_mul_ps(scale, _mm256_set1_ps(x.scales[v * blocks + b])), products, lanes[v]);
+                __m256i loaded = _mm256_loadu_si256((const __m256i *)(x.values + v * elements + b * 32));
+                __m256 inputScale = _mm256_set1_ps(x.scales[v * blocks + b]);
+                for (size_t r = 0; r < rowCount; r++) {
+                    const Unpacked *w = unpacked + r * unpackedCount + b;
+                    __m256i input = guided_is_signed(type) ? _mm256_sign_epi8(loaded, w->signs) : loaded;
+                    __m256 products = _mm256_cvtepi32_ps(_mm256_madd_epi16(_mm256_maddubs_epi16(w->quants, input), _mm256_set1_epi16(1)));
+                    lanes[r][v] = _mm256_fmadd_ps(_mm256_mul_ps(scales[r], inputScale), products, lanes[r][v]);
+                }
             }
         }
-        if (parity == 0) {
-            for (int v = 0; v < VECTOR_GROUP; v++) even[v] = lanes[v];
-            continue;
-        }
-        for (int v = 0; v < VECTOR_GROUP; v++) {
-            outputs[v * outputStride] =
-                horizontal_sum(_mm256_add_ps(even[v], lanes[v])) + offset_terms(type, rowOffsets, blocks, vector_at(x, v, blocks));
+        for (size_t r = 0; r < rowCount; r++) {
+            for (int v = 0; v < VECTOR_GROUP; v++) {
+                if (parity == 0) {
+                    even[r][v] = lanes[r][v];
+                    continue;
+                }
+                outputs[v * outputStride + r] = horizontal_sum(_mm256_add_ps(even[r][v], lanes[r][v])) +
+                    offset_terms(type, rowOffsets + r * 2 * blocks, blocks, vector_at(x, v, blocks));
+            }
         }
     }
 }
 
 /// The unpacked rows of a tile (`rows` of them, `unpackedCount` blocks apart) with a group of
-/// `VECTOR_GROUP` vectors, a row at a time.
+/// `VECTOR_GROUP` vectors, two rows at a time.
 LOOP X86_TARGET void unpacked_group(
     int type, const Unpacked *unpacked, size_t unpackedCount, const float *rowOffsets, const float *tileOffsets, const float *groupSums,
     size_t rows, size_t blocks, GuidedQuantizedVectors x, float *outputs, size_t outputStride) {
     (void)tileOffsets;
     (void)groupSums;
-    for (size_t r = 0; r < rows; r++) {
-        unpacked_row_group(type, unpacked + r * unpackedCount, rowOffsets + r * 2 * blocks, blocks, x, outputs + r, outputStride);
+    size_t r = 0;
+    for (; r + 2 <= rows; r += 2) {
+        unpacked_rows_group(type, unpacked + r * unpackedCount, unpackedCount, rowOffsets + r * 2 * blocks, 2, blocks, x, outputs + r, outputStride);
     }
+    if (r < rows) unpacked_rows_group(type, unpacked + r * unpackedCount, unpackedCount, rowOffsets + r * 2 * blocks, 1, blocks, x, outputs + r, outputStride);
 }
 /// A sub-block of a row of a type that `sums_blocks_in_integers`, unpacked: the magnitudes of the
 /// weights, their signs (Q6_K's), and the integer scales of its halves in the 16-bit lanes of its
