@@ -10,8 +10,7 @@ public struct MinP: Sendable, Equatable {
     }
 
     public func apply(to candidates: inout [TokenCandidate]) {
-        var ranked = RankedCandidates(sorted: candidates)
-        candidates.removeLast(candidates.count - kept(of: &ranked, within: candidates.count))
+        RankedCandidates.truncate(&candidates) { kept(of: &$0, within: $1) }
     }
 
     /// How many of the first `kept` candidates of `ranked` the stage keeps; they are sorted.

@@ -37,6 +37,13 @@ struct RankedCandidates: Sendable {
         reach = .infinity
     }
 
+    /// Keeps the first of `candidates` (already in order) that `kept` counts, given them ranked
+    /// and their number: a truncation stage applied to an array.
+    static func truncate(_ candidates: inout [TokenCandidate], keeping kept: (inout RankedCandidates, Int) -> Int) {
+        var ranked = RankedCandidates(sorted: candidates)
+        candidates.removeLast(candidates.count - kept(&ranked, candidates.count))
+    }
+
     /// The candidate at `index` in the order, within the sorted head.
     subscript(index: Int) -> TokenCandidate { candidates[index] }
 

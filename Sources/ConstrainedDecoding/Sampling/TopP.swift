@@ -8,8 +8,7 @@ public struct TopP: Sendable, Equatable {
     }
 
     public func apply(to candidates: inout [TokenCandidate]) {
-        var ranked = RankedCandidates(sorted: candidates)
-        candidates.removeLast(candidates.count - kept(of: &ranked, within: candidates.count))
+        RankedCandidates.truncate(&candidates) { kept(of: &$0, within: $1) }
     }
 
     /// How many of the first `kept` candidates of `ranked` the stage keeps; they are sorted.
