@@ -63,10 +63,10 @@ struct LazyDFA: ~Copyable {
     /// lists have one state, and this finds them without hashing.
     private var singleClosures = ScratchBuffer<Int32>()
     /// ``width`` entries per state, one per byte class: the next state, ``dead``, or ``unknown``
-    /// until computed. Manually managed so that mask walks read it through a plain pointer; it
-    /// moves when it grows.
-    private(set) var rowBase: UnsafeMutablePointer<Int32>
-    private var rowCapacity = 256
+    /// until computed. Manually managed so that mask walks read it through a plain pointer.
+    private var rows: GrowingRows
+    /// The first entry of ``rows``; it moves, seldom, when they grow.
+    var rowBase: UnsafeMutablePointer<Int32> { rows.base }
     /// The entries of a row: the number of byte classes.
     let width: Int
     /// The class of each byte, read without bounds checks in mask walks.
@@ -134,7 +134,7 @@ struct LazyDFA: ~Copyable {
         classOf.initialize(from: classes.classes, count: 256)
         plainClasses = PlainTextClasses(classOf: classOf)
         groupCharacters = GroupCharacters(classes: classes.classes)
-        rowBase = Self.resizedRows(nil, count: rowCapacity * width)
+        rows = GrowingRows(count: 256 * width)
         let delta = addCopy(of: 0, depth: 0, returningTo: -1)
         acceptState = pool.ends[0] + delta
         targets.append(pool.starts[0] + delta)
@@ -155,19 +155,7 @@ struct LazyDFA: ~Copyable {
     }
 
     deinit {
-        free(rowBase)
         classOf.deallocate()
-    }
-
-    /// Room for `count` row entries, keeping those of `rows`: `realloc`, which moves large blocks
-    /// by remapping pages rather than copying them.
-    private static func resizedRows(_ rows: UnsafeMutablePointer<Int32>?, count: Int) -> UnsafeMutablePointer<Int32> {
-        let bytes = count * MemoryLayout<Int32>.stride
-        guard let raw = realloc(rows, bytes) else {
-            // Out of memory: nothing sensible remains to do.
-            preconditionFailure("cannot allocate \(bytes) bytes for automaton rows")
-        }
-        return raw.bindMemory(to: Int32.self, capacity: count)
     }
 
     func isAccepting(_ state: Int32) -> Bool {
@@ -264,10 +252,7 @@ struct LazyDFA: ~Copyable {
     }
 
     private mutating func addState(accepting isAccepting: Bool, uniqueThreads hasUniqueThreads: Bool, anyPlainText allowsAny: Bool) {
-        if sets.count > rowCapacity {
-            rowCapacity *= 2
-            rowBase = Self.resizedRows(rowBase, count: rowCapacity * width)
-        }
+        rows.grow(toHold: sets.count * width)
         (rowBase + (sets.count - 1) * width).initialize(repeating: Self.unknown, count: width)
         accepting.append(isAccepting)
         uniqueThreads.append(hasUniqueThreads)
