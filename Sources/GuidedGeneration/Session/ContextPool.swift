@@ -5,23 +5,40 @@ import Synchronization
 /// The contexts of an executor that serves several requests at once (a server's clients): each
 /// request takes one to itself, the idle one whose tokens share the longest beginning with its
 /// conversation (so that a client's follow-up computes only what is new), or a new one; the model
-/// runs the contexts in use together. The most recently used idle context is kept (more with
-/// `keptIdle`) and the others freed, so that memory comes back to its level once a load has passed.
+/// runs the contexts in use together. While a load lasts, as many contexts are kept as it had in
+/// use at once, so that a request arriving as another ends finds the idle one that ended and
+/// computes only what is new; once no request has run for `settleDelay` (a second), the most recently
+/// used idle context is kept (more with `keptIdle`), the others freed, and the memory goes back
+/// to its level.
 final class ContextPool: Sendable {
     private struct State {
         var idle: [ContextCache] = []
         /// How many contexts are in use.
         var inUse = 0
+        /// The most contexts in use at once since the pool was last quiet.
+        var peakInUse = 0
         /// Whether contexts were freed since the memory last went back to the system.
         var freedSinceRelease = false
+
+        /// Frees the oldest idle contexts beyond `limit`.
+        mutating func keepIdle(atMost limit: Int) {
+            guard idle.count > limit else { return }
+            // The oldest are freed here (a context still held by a finishing request, when it lets go).
+            idle.removeFirst(idle.count - limit)
+            freedSinceRelease = true
+        }
     }
 
     private let state = Mutex(State())
-    /// How many idle contexts are kept.
+    /// How many idle contexts are kept once the pool is quiet.
     let keptIdle: Int
+    /// How long after the last request the pool settles (``settle()``); `.never` leaves it to
+    /// the caller.
+    let settleDelay: DispatchTimeInterval
 
-    init(keptIdle: Int = 1) {
+    init(keptIdle: Int = 1, settleDelay: DispatchTimeInterval = .seconds(1)) {
         self.keptIdle = keptIdle
+        self.settleDelay = settleDelay
     }
 
     /// A context for a request whose conversation is `prompt`, to be given back when the request
@@ -29,6 +46,7 @@ final class ContextPool: Sendable {
     func take(for prompt: [Int32]) -> ContextCache {
         state.withLock { state in
             state.inUse += 1
+            state.peakInUse = max(state.peakInUse, state.inUse)
             var best: (index: Int, common: Int)?
             for (index, cache) in state.idle.enumerated() {
                 let common = cache.commonPrefixLength(with: prompt)
@@ -38,30 +56,35 @@ final class ContextPool: Sendable {
         }
     }
 
-    /// Gives back a context taken with ``take(for:)``. When the last context in use comes back
-    /// after others were freed, the memory the load left with the allocator goes back to the
-    /// system shortly after, unless requests have started again.
+    /// Gives back a context taken with ``take(for:)``. When the last context in use comes back,
+    /// the pool settles `settleDelay` later unless requests have started again.
     func giveBack(_ cache: ContextCache) {
-        let releasesMemory = state.withLock { state in
+        let isQuiet = state.withLock { state in
             state.inUse -= 1
             state.idle.append(cache)
-            if state.idle.count > keptIdle {
-                // The oldest are freed here (a context still held by a finishing request, when it lets go).
-                state.idle.removeFirst(state.idle.count - keptIdle)
-                state.freedSinceRelease = true
-            }
-            guard state.inUse == 0, state.freedSinceRelease else { return false }
-            state.freedSinceRelease = false
-            return true
+            // No more contexts than the load has had in use at once.
+            state.keepIdle(atMost: max(keptIdle, state.peakInUse - state.inUse))
+            return state.inUse == 0
         }
-        guard releasesMemory else { return }
-        // A second later, when what the requests' other threads freed has come back too, if
-        // no request has started meanwhile.
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.releaseDelay) { [self] in
-            if state.withLock({ $0.inUse == 0 }) { returnFreedMemoryToSystem() }
-        }
+        // Later, when what the requests' other threads freed has come back too.
+        guard isQuiet, settleDelay != .never else { return }
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + settleDelay) { [self] in settle() }
     }
 
-    /// How long after the last request the memory goes back.
-    static let releaseDelay = DispatchTimeInterval.seconds(1)
+    /// When no context is in use: frees the idle contexts beyond `keptIdle`, starts counting the
+    /// next load's peak afresh, and gives the memory that freed contexts left with the allocator
+    /// back to the system.
+    func settle() {
+        let releasesMemory = state.withLock { state in
+            guard state.inUse == 0 else { return false }
+            state.keepIdle(atMost: keptIdle)
+            state.peakInUse = 0
+            defer { state.freedSinceRelease = false }
+            return state.freedSinceRelease
+        }
+        if releasesMemory { returnFreedMemoryToSystem() }
+    }
+
+    /// How many contexts are idle.
+    var idleCount: Int { state.withLock { $0.idle.count } }
 }
