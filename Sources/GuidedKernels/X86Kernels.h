@@ -965,6 +965,12 @@ LOOP X86_TARGET void integer_group(
 }
 #endif
 
+/// The first vector of group `g` of a batch of `vectorCount` vectors (at least a group's).
+INLINE size_t group_start(size_t g, size_t vectorCount) {
+    size_t start = g * VECTOR_GROUP;
+    return start + VECTOR_GROUP <= vectorCount ? start : vectorCount - VECTOR_GROUP;
+}
+
 /// The products of a batch of at most `BATCH_PASS` vectors: rows a tile at a time, each row
 /// unpacked once for all the vectors.
 LOOP X86_TARGET void multiply_batch(
@@ -978,14 +984,22 @@ LOOP X86_TARGET void multiply_batch(
     IntegerUnpacked integerUnpacked[ROW_TILE * integerCount];
     BlockScales blockScales[ROW_TILE * (integers ? blocks / 8 : 1)];
     float rowOffsets[ROW_TILE * 2 * blocks], tileOffsets[ROW_TILE * 2 * blocks];
+    // The groups of vectors: from each multiple of `VECTOR_GROUP`, and where two or more vectors
+    // are left after those, one more ending with the last vector (it takes again some vectors of
+    // the group before, whose products it writes again, the same floats): a group costs less
+    // than two vectors taken one at a time by `one_row`, more than one.
+    size_t remainder = vectorCount % VECTOR_GROUP;
+    size_t groups = vectorCount < VECTOR_GROUP ? 0 : vectorCount / VECTOR_GROUP + (remainder >= 2);
+    // The vectors from `firstAlone` on are taken one at a time.
+    size_t firstAlone = groups == 0 ? 0 : remainder == 1 ? vectorCount - 1 : vectorCount;
     // Each group's input sums block by block (then Q2_K's half sums), for the offset terms of
     // full tiles.
-    size_t groups = X86_VNNI && !guided_is_signed(type) && !integers ? vectorCount / VECTOR_GROUP : 0;
+    size_t summedGroups = X86_VNNI && !guided_is_signed(type) && !integers ? groups : 0;
     size_t terms = type == GUIDED_TYPE_Q2_K ? 2 * blocks : blocks;
-    float groupSums[groups * VECTOR_GROUP * terms + 1];
-    for (size_t g = 0; g < groups; g++) {
+    float groupSums[summedGroups * VECTOR_GROUP * terms + 1];
+    for (size_t g = 0; g < summedGroups; g++) {
         for (size_t v = 0; v < VECTOR_GROUP; v++) {
-            GuidedQuantizedVectors vector = vector_at(inputs, g * VECTOR_GROUP + v, blocks);
+            GuidedQuantizedVectors vector = vector_at(inputs, group_start(g, vectorCount) + v, blocks);
             for (size_t i = 0; i < terms; i++) {
                 groupSums[(g * terms + i) * VECTOR_GROUP + v] = i < blocks ? vector.sums[i] : vector.halfSums[i - blocks];
             }
@@ -1009,10 +1023,10 @@ LOOP X86_TARGET void multiply_batch(
                 for (size_t r = 0; r < ROW_TILE; r++) tileOffsets[i * ROW_TILE + r] = rowOffsets[r * 2 * blocks + i];
             }
         }
-        size_t v = 0;
-        for (; v + VECTOR_GROUP <= vectorCount; v += VECTOR_GROUP) {
+        for (size_t g = 0; g < groups; g++) {
+            size_t v = group_start(g, vectorCount);
             GuidedQuantizedVectors group = vector_at(inputs, v, blocks);
-            const float *sums = groupSums + v * terms;
+            const float *sums = groupSums + g * VECTOR_GROUP * terms;
             float *groupOutputs = outputs + v * outputStride + tile;
             // A full tile with the tile's size as a constant, so that its sums stay in registers.
             if (integers) {
@@ -1027,7 +1041,7 @@ LOOP X86_TARGET void multiply_batch(
                 unpacked_group(type, unpacked, unpackedCount, rowOffsets, tileOffsets, sums, rows, blocks, group, groupOutputs, outputStride);
             }
         }
-        for (; v < vectorCount; v++) {
+        for (size_t v = firstAlone; v < vectorCount; v++) {
             for (size_t r = 0; r < rows; r++) {
                 outputs[v * outputStride + tile + r] = one_row(type, base + (tile + r) * rowBytes, blocks, vector_at(inputs, v, blocks));
             }
