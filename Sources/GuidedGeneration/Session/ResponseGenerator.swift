@@ -130,6 +130,9 @@ private final class Turn {
     private var text: TextAccumulator
     private var last: GeneratedContent?
     private var mask: TokenBitset
+    /// The tokens written last, reported but not yet read into the context: they are read when
+    /// the next token needs their logits, or when the turn ends.
+    private var unevaluated: [Int32] = []
     private let started: Date
     private let onSnapshot: (GeneratedContent) -> Void
 
@@ -157,7 +160,9 @@ private final class Turn {
             } else {
                 try writeText()
             }
+            try evaluateWritten()
         } catch let stop as Stop {
+            try evaluateWritten()
             // A text answer is cut at the budget, as free text is.
             guard case .budget = stop, generator.isToolTurn, generator.answerIsText, let snapshot = try text.snapshot(),
                 case .string(let cut)? = ToolTurnFormat.parts(of: snapshot).answer?.kind
@@ -198,10 +203,11 @@ private final class Turn {
     private func writeText() throws {
         let allowed = runtime.textTokens
         while true {
-            if statistics.responseTokens >= (budget ?? .max) || generator.cache.tokens.count >= runtime.contextSize {
+            if statistics.responseTokens >= (budget ?? .max) || generator.cache.tokens.count + unevaluated.count >= runtime.contextSize {
                 statistics.isTruncated = true
                 return
             }
+            try evaluateWritten()
             guard let token = chain.choose(
                 logits: logits, history: generator.cache.tokens[...], responseLength: statistics.responseTokens, allowed: allowed,
                 inFreeText: false) else { return }
@@ -214,6 +220,7 @@ private final class Turn {
     private func writeConstrained(_ matcher: GrammarMatcher) throws {
         let fastForwards = generator.options.fastForwardsForcedText ?? true
         while matcher.canContinue {
+            try evaluateWritten()
             if fastForwards, var forced = generator.forcedTokens(matcher) {
                 // Within the budget: what goes beyond it is read back out of the matcher.
                 let excess = forced.count - ((budget ?? .max) - statistics.responseTokens)
@@ -238,18 +245,25 @@ private final class Turn {
         }
     }
 
-    /// Evaluates response tokens, within the budget and the context.
-    private func evaluate(_ tokens: [Int32]) throws {
+    /// Reads the tokens written last into the context, for the logits that follow them.
+    private func evaluateWritten() throws {
+        guard !unevaluated.isEmpty else { return }
+        if generator.cancellation.isCancelled { throw CancellationError() }
+        logits = try generator.cache.append(unevaluated)
+        unevaluated.removeAll()
+    }
+
+    /// Adds response tokens to the text and reports the answer, within the budget and the
+    /// context; they are read into the context after (``evaluateWritten()``), each write's
+    /// tokens together as one batch, as before they were reported, so that a streamed answer
+    /// reaches its reader a forward pass sooner.
+    private func write(_ tokens: [Int32]) throws {
+        try evaluateWritten()
         if generator.cancellation.isCancelled { throw CancellationError() }
         if let budget, statistics.responseTokens + tokens.count > budget { throw Stop.budget }
         guard generator.cache.tokens.count + tokens.count <= runtime.contextSize else { throw Stop.context }
-        logits = try generator.cache.append(tokens)
         statistics.responseTokens += tokens.count
-    }
-
-    /// Evaluates response tokens, adds them to the text and reports the answer.
-    private func write(_ tokens: [Int32]) throws {
-        try evaluate(tokens)
+        unevaluated = tokens
         for token in tokens { try text.append(runtime.model.tokenBytes[Int(token)]) }
         try report()
     }
