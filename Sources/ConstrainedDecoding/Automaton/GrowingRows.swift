@@ -60,13 +60,16 @@ struct GrowingRows: ~Copyable {
                 return
             }
             // A reservation four times as large, the entries copied into it.
-            if let reserved = Self.reserve(max(bytes, reservedBytes) * 4), mprotect(reserved.base, bytes, PROT_READ | PROT_WRITE) == 0 {
-                reserved.base.update(from: base, count: capacity)
-                munmap(base, reservedBytes)
-                base = reserved.base
-                reservedBytes = reserved.bytes
-                capacity = bytes / MemoryLayout<Int32>.stride
-                return
+            if let reserved = Self.reserve(max(bytes, reservedBytes) * 4) {
+                if mprotect(reserved.base, bytes, PROT_READ | PROT_WRITE) == 0 {
+                    reserved.base.update(from: base, count: capacity)
+                    munmap(base, reservedBytes)
+                    base = reserved.base
+                    reservedBytes = reserved.bytes
+                    capacity = bytes / MemoryLayout<Int32>.stride
+                    return
+                }
+                munmap(reserved.base, reserved.bytes)
             }
             // No address space left to reserve: a block of the allocator's from here on.
             let entries = Self.allocate(bytes)
