@@ -1006,7 +1006,7 @@ LOOP X86_TARGET void multiply_batch(
         }
     }
     // Fewer vectors than a group (sequences decoded together) take the rows as they are.
-    int unpacks = vectorCount >= VECTOR_GROUP;
+    int unpacks = groups > 0;
     for (size_t tile = rowStart; tile < rowEnd; tile += ROW_TILE) {
         size_t rows = rowEnd - tile < ROW_TILE ? rowEnd - tile : ROW_TILE;
         for (size_t r = 0; unpacks && r < rows; r++) {
