@@ -60,6 +60,7 @@ import TestSupport
                     try batcher.evaluate([greedy(session.logits)], in: session)
                     logits.append(Array(session.logits))
                 }
+                batcher.pause(session)
             } catch {
                 Issue.record("sequence \(index): \(error)")
             }
@@ -96,6 +97,22 @@ import TestSupport
     @Test func gemmaSequencesDecodedTogetherGetTheirLogitsAlone() throws {
         let model = try LlamaModel(file: try GemmaTests.requireFile(), threadCount: 2)
         try Self.expectSame(model, rowCapacity: InferenceSession.batchSize)
+    }
+
+    /// A pass waits for the sequences of the last one to come back, here for up to two minutes,
+    /// unless they paused: sequences that take turns, each pausing after its tokens, never wait.
+    @Test(.timeLimit(.minutes(1))) func pausedSequencesAreNotWaitedFor() throws {
+        let model = try LlamaModel(file: try TestModel.require())
+        let batcher = SequenceBatcher(model: model, contextLength: 64, gatheringWait: .seconds(120))
+        let sessions = (0..<2).map { _ in InferenceSession(model: model, contextLength: 64) }
+        for step in 0..<3 {
+            for session in sessions {
+                try batcher.evaluate(step == 0 ? [1, 504, 3575] : [Self.greedy(session.logits)], in: session)
+                batcher.pause(session)
+            }
+        }
+        #expect(batcher.passCount == 6)
+        #expect(sessions.allSatisfy { $0.position == 5 })
     }
 
     @Test func badTokensAreRefusedBeforeTheyRun() throws {

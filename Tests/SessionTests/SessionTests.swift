@@ -150,6 +150,22 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
         #expect(model.evaluatedTokenCount - firstCost < conversation.utf8.count / 2)
     }
 
+    /// Each turn, and a prewarm, ends by saying that its context runs nothing more until the next
+    /// request, after its last token ran: a model batching several contexts waits no more for it.
+    @Test func eachTurnPausesItsContextAfterItsLastToken() async throws {
+        let model = ScriptedModel(replies: ["First answer", "Second answer"])
+        let session = session(model)
+        try await session.respond(to: "First question")
+        #expect(model.pauses == [model.evaluatedTokenCount])
+        let stream = session.streamResponse(to: "Second question")
+        for try await _ in stream {}
+        #expect(model.pauses.count == 2)
+        #expect(model.pauses.last == model.evaluatedTokenCount)
+        session.prewarm(promptPrefix: Prompt("Third"))
+        while model.pauses.count < 3 { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(model.pauses.last == model.evaluatedTokenCount)
+    }
+
     @Test func prewarmComputesTheInstructionsAhead() async throws {
         let model = ScriptedModel(replies: ["Fine"])
         let session = session(model, instructions: "You are a very patient assistant who answers briefly.")

@@ -115,4 +115,8 @@ final class EmbeddedModelContext: LanguageModelContext {
         try batcher.evaluate(tokens, in: session)
         return UnsafeBufferPointer(session.logits)
     }
+
+    func pause() {
+        batcher.pause(session)
+    }
 }

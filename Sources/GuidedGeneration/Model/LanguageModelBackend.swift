@@ -82,4 +82,12 @@ public protocol LanguageModelContext: AnyObject {
     /// Appends `tokens` to the cache and returns the logits that follow the last one (valid until
     /// the next call).
     func evaluate(_ tokens: [Int32]) throws -> UnsafeBufferPointer<Float>
+    /// Says that no tokens follow until the next request: a model that runs the tokens of
+    /// several contexts together need not wait for this one's next token.
+    func pause()
+}
+
+extension LanguageModelContext {
+    /// Nothing to say by default: a context that runs alone waits for no other.
+    public func pause() {}
 }

@@ -61,6 +61,7 @@ extension SystemLanguageModel: LanguageModel {
             cache.lock.lock()
             defer { cache.lock.unlock() }
             _ = try? cache.load(tokens, runtime: runtime)
+            cache.pause()
         }
 
         /// Generates the next entry of the request's transcript: the response, its text sent as

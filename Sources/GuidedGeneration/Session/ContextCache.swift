@@ -47,6 +47,12 @@ final class ContextCache: @unchecked Sendable {
         tokens.removeLast(tokens.count - count)
     }
 
+    /// Says that no tokens follow until the next request (``LanguageModelContext/pause()``).
+    /// Call with ``lock`` held.
+    func pause() {
+        context?.pause()
+    }
+
     /// Appends `more` to the cache and returns the logits that follow. Call with ``lock`` held,
     /// after ``load(_:runtime:)``.
     func append(_ more: [Int32]) throws -> UnsafeBufferPointer<Float> {

@@ -52,7 +52,10 @@ struct ResponseGenerator {
                         + "; the context holds \(contextSize)."))
         }
         cache.lock.lock()
-        defer { cache.lock.unlock() }
+        defer {
+            cache.pause()
+            cache.lock.unlock()
+        }
         let started = Date()
         let (logits, reused) = try cache.load(prompt, runtime: runtime)
         var statistics = GenerationStatistics()

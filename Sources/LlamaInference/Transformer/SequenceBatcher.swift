@@ -5,10 +5,11 @@ import Foundation
 ///
 /// Each caller blocks in ``evaluate(_:in:)`` on a thread of its own (its sampling and grammar
 /// masks run there, in parallel with the others'). The first caller to find the model idle leads
-/// the next pass: it waits briefly for the sequences that got their logits from the last pass to
-/// submit their next token, then runs every submission it has, up to ``rowCapacity`` positions
+/// the next pass: it waits for the sequences that got their logits from the last pass to submit
+/// their next token (at most as long as the last pass of one token per sequence took: one left
+/// behind would cost a pass of its own, and the next ones would split alike), then runs every submission it has, up to ``rowCapacity`` positions
 /// (each sequence's next token first, then prompts in order of arrival, a long prompt over several
-/// passes). Sequences join and leave at any pass. A sequence's logits are the same, bit for bit,
+/// passes). Sequences join at any pass, and leave with ``pause(_:)``. A sequence's logits are the same, bit for bit,
 /// as when it runs alone with ``InferenceSession/evaluate(_:)``.
 public final class SequenceBatcher: @unchecked Sendable {
     /// The tokens of one sequence waiting to run.
@@ -28,8 +29,9 @@ public final class SequenceBatcher: @unchecked Sendable {
     public let model: LlamaModel
     /// The most positions one pass runs.
     public let rowCapacity: Int
-    /// How long a pass waits for the sequences of the last pass to come back with their next
-    /// token (after sampling it), before it runs without them.
+    /// How long a pass waits at least for the sequences of the last pass to come back with their
+    /// next token (after sampling it), before it runs without them; it waits as long as the last
+    /// pass of one token per sequence took when that is longer.
     public let gatheringWait: Duration
     private let condition = NSCondition()
     /// Guarded by `condition`: the submissions waiting or in part run, whether a pass is being
@@ -37,6 +39,8 @@ public final class SequenceBatcher: @unchecked Sendable {
     private var pending: [Submission] = []
     private var isRunning = false
     private var returning: Set<ObjectIdentifier> = []
+    /// Guarded by `condition`: how long the last pass of one token per sequence took, in seconds.
+    private var decodeSeconds = 0.0
     /// Only the leader of a pass touches it.
     private let pass: ForwardPass
     /// Guarded by `condition`: how many passes have run, and how many positions they ran.
@@ -78,16 +82,27 @@ public final class SequenceBatcher: @unchecked Sendable {
         }
     }
 
+    /// Says that `session` submits nothing more until its next request: the next pass does not
+    /// wait for it.
+    public func pause(_ session: InferenceSession) {
+        condition.lock()
+        defer { condition.unlock() }
+        if returning.remove(ObjectIdentifier(session)) != nil { condition.broadcast() }
+    }
+
     /// Leads one pass; called with the lock held, and returns with it held.
     private func lead() {
         isRunning = true
         let wait = gatheringWait.components
-        let deadline = Date(timeIntervalSinceNow: Double(wait.seconds) + Double(wait.attoseconds) * 1e-18)
+        let deadline = Date(timeIntervalSinceNow: max(Double(wait.seconds) + Double(wait.attoseconds) * 1e-18, decodeSeconds))
         while !returning.isSubset(of: Set(pending.map { ObjectIdentifier($0.session) })), condition.wait(until: deadline) {}
         let batch = positions(from: pending)
         condition.unlock()
+        let started = DispatchTime.now().uptimeNanoseconds
         pass.run(batch.rows, logitCount: batch.logits)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) * 1e-9
         condition.lock()
+        if batch.rows == batch.taken.count { decodeSeconds = seconds }
         passesRun += 1
         positionsRun += batch.rows
         returning = []
