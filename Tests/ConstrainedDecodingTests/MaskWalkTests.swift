@@ -20,6 +20,10 @@ import Testing
         }
         texts.formUnion((0..<200).map { "\($0)" } + (0..<50).map { " \($0)" })
         texts.formUnion(["é", "été", "日本", "日本語", "\u{2028}", "a\u{2028}b", "→", "→x", "😀", "a😀", "{", "}", "{term", "term}", ":", "://", "\\n", "\\\"", "\"", "\":"])
+        // Plain text then something else: a control character, an escape (whole or cut short),
+        // a quote and what follows a string; the walks by rest read these from their first byte
+        // that is not plain text.
+        texts.formUnion(["ab\n", "foo\t", "foo\\n", "foo\\", "x\\u00e9", "x\\u00", "é\"}", "日本\\\"", "bar\"]", "a\u{2028}\"", "in\":\""])
         var tokens = (0...255).map { [UInt8($0)] } + texts.sorted().map { Array($0.utf8) }
         // Partial characters: the first two bytes of 日 and of U+2028.
         tokens += [[0xE6, 0x97], [0xE2, 0x80], [0x80, 0xA8]]
@@ -48,13 +52,24 @@ import Testing
         ),
     ]
 
-    @Test(arguments: 0..<cases.count)
+    /// Free strings, where every plain-text character leads back to the same state: the tokens
+    /// that are not plain text are walked by their rests.
+    static let freeStrings: [(schema: String, documents: [String])] = [
+        (
+            #"{"type":"object","properties":{"s":{"type":"string"},"t":{"type":"array","items":{"type":"string"}}}}"#,
+            [#"{"s":"foo\n\"bar\" \u001f 日本 →","t":["in","x\\y",""]}"#, #"{"s":"ab\u0007","t":["a\tb"]}"#]
+        ),
+        (#"{"type":"string"}"#, [#""ab\nfoo\\ 日本\" x""#]),
+    ]
+
+    @Test(arguments: 0..<(cases.count + freeStrings.count))
     func masksHoldExactlyTheAcceptedTokens(_ index: Int) throws {
         let (vocabulary, tokens) = Self.vocabulary
-        let (schema, documents) = Self.cases[index]
+        let (schema, documents) = index < Self.cases.count ? Self.cases[index] : Self.freeStrings[index - Self.cases.count]
         let grammar = try CompiledGrammar(jsonSchema: schema, options: CompileOptions(extraProperties: .allow))
         var mask = TokenBitset(capacity: vocabulary.count)
         var steps = 0
+        var loopingSteps = 0
         for document in documents {
             let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
             // This vocabulary's subtrees are small: searched all the same.
@@ -62,6 +77,7 @@ import Testing
             for byte in Array(document.utf8) {
                 matcher.allowedTokens(into: &mask)
                 steps += 1
+                if matcher.automaton.dfa.plainTextTarget(matcher.state) == matcher.state { loopingSteps += 1 }
                 for id in 0..<Int32(vocabulary.count) where mask.contains(id) != matcher.canAdvance(token: id) {
                     Issue.record("\(schema): token \(tokens[Int(id)]) after \(matcher.state), mask says \(mask.contains(id))")
                 }
@@ -69,6 +85,7 @@ import Testing
             }
         }
         #expect(steps == documents.reduce(0) { $0 + $1.utf8.count })
+        if index >= Self.cases.count { #expect(loopingSteps > 0, "\(schema): no state where plain text loops") }
     }
 
     /// The groups that cannot lead out of a state: letters inside a JSON pointer's segment but not
