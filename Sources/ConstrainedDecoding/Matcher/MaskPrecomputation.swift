@@ -4,7 +4,8 @@ public struct MaskPrecomputationBudget: Sendable {
     /// The most masks computed for the contents of one `pattern` or `format` string, nearest its
     /// start first.
     public var walksPerString: Int
-    /// The most states of the grammar visited, breadth first from its start, after the strings.
+    /// The most states of the grammar visited (and their masks kept), breadth first from its
+    /// start, after the strings.
     public var grammarStates: Int
     /// The most token-trie nodes the precomputed masks may read in all, as a multiple of the
     /// vocabulary trie's size (one full walk each).
@@ -16,7 +17,7 @@ public struct MaskPrecomputationBudget: Sendable {
 
     /// A budget of `walksPerString` masks per string's contents, `grammarStates` states of the
     /// grammar, `fullWalks` walks of the whole trie, `states` states and `maskBytes` bytes in all.
-    public init(walksPerString: Int = 64, grammarStates: Int = 64, fullWalks: Int = 96, states: Int = 8192, maskBytes: Int = 12 << 20) {
+    public init(walksPerString: Int = 64, grammarStates: Int = 256, fullWalks: Int = 96, states: Int = 8192, maskBytes: Int = 12 << 20) {
         self.walksPerString = walksPerString
         self.grammarStates = grammarStates
         self.fullWalks = fullWalks
@@ -47,10 +48,11 @@ extension CompiledGrammar {
     /// letters and spaces only): the masks of the states they lead to, less the tokens that hold a
     /// quote, which every copy of those contents shares wherever the grammar calls them
     /// (``LazyDFA/stringInterior(_:)``); a state inside such a string then walks only the tokens
-    /// with a quote. Then the grammar's own states, breadth first from the start: the masks of
-    /// those where plain text is not settled by its length and the allowed first bytes open a
-    /// large part of the token trie (member names matched by `patternProperties`, say). Masks are
-    /// those a matcher computes; only when they are computed changes.
+    /// with a quote. Then the grammar's own states, breadth first from the start through a byte
+    /// of each byte class: the first masks of the values and member names nearest the start,
+    /// where most documents go. Each may build many states of the automaton (after a member name,
+    /// the starts of its value that tokens such as `":[` reach) and take tens of microseconds over
+    /// a large vocabulary. Masks are those a matcher computes; only when they are computed changes.
     ///
     /// - Returns: what was visited and kept, within `budget`.
     @discardableResult
@@ -86,9 +88,9 @@ extension GrammarMatcher {
         return search.finished(automaton)
     }
 
-    /// Visits the states reachable from `entry` breadth first, and keeps the masks of those whose
-    /// walk would read a large part of `trie`: by state when `grammarStates` (up to the budget's
-    /// ``MaskPrecomputationBudget/grammarStates``), else by interior only (up to `walkLimit`
+    /// Visits the states reachable from `entry` breadth first, and keeps their masks: by state
+    /// when `grammarStates` (up to the budget's ``MaskPrecomputationBudget/grammarStates``), else
+    /// by interior only, for those whose walk would read a large part of `trie` (up to `walkLimit`
     /// masks, those of interiors kept already not counted). `false` when the whole budget ran out,
     /// or the part for this search did while states were left.
     private func explore(
@@ -126,10 +128,14 @@ extension GrammarMatcher {
                 if next >= 0, seen.insert(next).inserted { queue.append(next) }
             }
             let opened = openedNodes(at: state, trie: trie)
-            guard opened >= threshold, settlesChain || (automaton.dfa.plainTextRun(state) == nil && automaton.dfa.plainTextRefusals(state) == nil) else { continue }
-            // A state whose interior is kept already walks only the tokens with a quote (and inside
-            // strings' contents, has nothing more to keep).
-            if let interior = automaton.dfa.stringInterior(state), automaton.interiors.contains(interior) { continue }
+            // The grammar's states are all kept: few as they are, each first mask near the start
+            // may build many states. Inside strings' contents, only those whose walk reads much of
+            // the trie, where plain text does not settle it.
+            if !grammarStates {
+                guard opened >= threshold, settlesChain || (automaton.dfa.plainTextRun(state) == nil && automaton.dfa.plainTextRefusals(state) == nil) else { continue }
+                // A state whose interior is kept already has nothing more to keep.
+                if let interior = automaton.dfa.stringInterior(state), automaton.interiors.contains(interior) { continue }
+            }
             keepMask(at: state, in: &mask, keepingState: grammarStates)
             walks += 1
             search.walkBudget -= opened
