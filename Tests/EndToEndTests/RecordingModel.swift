@@ -72,4 +72,10 @@ final class RecordingContext: LanguageModelContext {
         recorder.record(tokens)
         return try context.evaluate(new)
     }
+
+    /// Records the unread tokens after those read: the answer as written, whole.
+    func pause(unread: [Int32]) {
+        recorder.record(tokens + unread)
+        context.pause(unread: unread)
+    }
 }

@@ -122,4 +122,9 @@ final class ReplayedLogitsContext: LanguageModelContext {
         }
         return UnsafeBufferPointer(logits)
     }
+
+    /// Records the unread tokens after those read: the answer as written, whole.
+    func pause(unread: [Int32]) {
+        recorder.record(tokens + unread)
+    }
 }

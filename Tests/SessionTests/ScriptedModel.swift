@@ -22,7 +22,7 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
     let failsToLoad: Bool
     /// How far above the noise (which lies in [0, 1)) the scripted byte's logit is.
     let margin: Float
-    private let log = Mutex<(evaluated: Int, conversations: [String], pauses: [Int])>((0, [], []))
+    private let log = Mutex<(evaluated: Int, conversations: [String], pauses: [(evaluated: Int, unread: [Int32])])>((0, [], []))
     private let tokenized = Atomic<Int>(0)
 
     init(
@@ -43,8 +43,9 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
     var tokenizedByteCount: Int { tokenized.load(ordering: .relaxed) }
     /// The conversations rendered so far.
     var conversations: [String] { log.withLock { $0.conversations } }
-    /// How many tokens had been run through the model at each ``LanguageModelContext/pause()``.
-    var pauses: [Int] { log.withLock { $0.pauses } }
+    /// How many tokens had been run through the model at each ``LanguageModelContext/pause(unread:)``,
+    /// and the tokens left unread.
+    var pauses: [(evaluated: Int, unread: [Int32])] { log.withLock { $0.pauses } }
 
     struct LoadError: Error {}
 
@@ -149,8 +150,8 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
             return UnsafeBufferPointer(values)
         }
 
-        func pause() {
-            model.log.withLock { $0.pauses.append($0.evaluated) }
+        func pause(unread: [Int32]) {
+            model.log.withLock { $0.pauses.append(($0.evaluated, unread)) }
         }
     }
 }

@@ -152,18 +152,30 @@ func session(_ model: ScriptedModel, instructions: String? = "Be brief.") -> Lan
 
     /// Each turn, and a prewarm, ends by saying that its context runs nothing more until the next
     /// request, after its last token ran: a model batching several contexts waits no more for it.
+    /// A text answer's last token ran for the logits that ended the turn; a complete JSON value's
+    /// last token, and the last within the budget, stay unread, and the next turn reads them
+    /// with its prompt.
     @Test func eachTurnPausesItsContextAfterItsLastToken() async throws {
-        let model = ScriptedModel(replies: ["First answer", "Second answer"])
+        let model = ScriptedModel(replies: ["First answer", #"{"name":"Tom","age":2,"tags":[]}"#, "Third answer", "Fourth"])
         let session = session(model)
         try await session.respond(to: "First question")
-        #expect(model.pauses == [model.evaluatedTokenCount])
-        let stream = session.streamResponse(to: "Second question")
-        for try await _ in stream {}
+        #expect(model.pauses.map(\.evaluated) == [model.evaluatedTokenCount])
+        #expect(model.pauses.last?.unread == [])
+        _ = try await session.respond(to: "Second question", schema: Pet.generationSchema)
         #expect(model.pauses.count == 2)
-        #expect(model.pauses.last == model.evaluatedTokenCount)
-        session.prewarm(promptPrefix: Prompt("Third"))
-        while model.pauses.count < 3 { try await Task.sleep(nanoseconds: 1_000_000) }
-        #expect(model.pauses.last == model.evaluatedTokenCount)
+        #expect(model.pauses.last?.evaluated == model.evaluatedTokenCount)
+        #expect(model.pauses.last?.unread == model.tokenize("}", parsingSpecialTokens: false))
+        let response = try await session.respond(to: "Third question", options: GenerationOptions(maximumResponseTokens: 3))
+        #expect(response.content == "Thi")
+        #expect(model.pauses.last?.unread == model.tokenize("i", parsingSpecialTokens: false))
+        let third = try #require(session.statistics)
+        // The next prompt reuses the third prompt and the two tokens read after it, and reads the
+        // unread one with its own.
+        try await session.respond(to: "Fourth question")
+        #expect(try #require(session.statistics).cachedPromptTokens == third.promptTokens + 2)
+        session.prewarm(promptPrefix: Prompt("Fifth"))
+        while model.pauses.count < 5 { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(model.pauses.last?.evaluated == model.evaluatedTokenCount)
     }
 
     @Test func prewarmComputesTheInstructionsAhead() async throws {

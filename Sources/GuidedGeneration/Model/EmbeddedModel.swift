@@ -116,7 +116,7 @@ final class EmbeddedModelContext: LanguageModelContext {
         return UnsafeBufferPointer(session.logits)
     }
 
-    func pause() {
+    func pause(unread: [Int32]) {
         batcher.pause(session)
     }
 }

@@ -83,11 +83,14 @@ public protocol LanguageModelContext: AnyObject {
     /// the next call).
     func evaluate(_ tokens: [Int32]) throws -> UnsafeBufferPointer<Float>
     /// Says that no tokens follow until the next request: a model that runs the tokens of
-    /// several contexts together need not wait for this one's next token.
-    func pause()
+    /// several contexts together need not wait for this one's next token. `unread` are the
+    /// tokens the model wrote last that were not read into the cache, as nothing needed the
+    /// logits after them (the answer was complete, or its budget spent): the next request that
+    /// continues the conversation reads them with its prompt.
+    func pause(unread: [Int32])
 }
 
 extension LanguageModelContext {
     /// Nothing to say by default: a context that runs alone waits for no other.
-    public func pause() {}
+    public func pause(unread: [Int32]) {}
 }

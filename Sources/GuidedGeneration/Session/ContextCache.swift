@@ -7,7 +7,8 @@ import Foundation
 final class ContextCache: @unchecked Sendable {
     let lock = NSLock()
     private var context: (any LanguageModelContext)?
-    /// The tokens in the cache, in order.
+    /// The tokens in the cache, in order, and those written after them that it has not read
+    /// (``pause(unread:)``).
     private(set) var tokens: [Int32] = []
 
     /// Brings the cache to `prompt` (reusing its longest common prefix) and returns the logits
@@ -47,10 +48,12 @@ final class ContextCache: @unchecked Sendable {
         tokens.removeLast(tokens.count - count)
     }
 
-    /// Says that no tokens follow until the next request (``LanguageModelContext/pause()``).
-    /// Call with ``lock`` held.
-    func pause() {
-        context?.pause()
+    /// Says that no tokens follow until the next request (``LanguageModelContext/pause(unread:)``):
+    /// `unread`, written last, are kept in ``tokens`` without being read into the context, which
+    /// ``load(_:runtime:)`` reads with the next prompt that continues them. Call with ``lock`` held.
+    func pause(unread: [Int32] = []) {
+        tokens += unread
+        context?.pause(unread: unread)
     }
 
     /// Appends `more` to the cache and returns the logits that follow. Call with ``lock`` held,

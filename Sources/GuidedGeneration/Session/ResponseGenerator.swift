@@ -52,8 +52,10 @@ struct ResponseGenerator {
                         + "; the context holds \(contextSize)."))
         }
         cache.lock.lock()
+        var turn: Turn?
         defer {
-            cache.pause()
+            // The last tokens written stay unread: nothing needs the logits after them.
+            cache.pause(unread: turn?.unevaluated ?? [])
             cache.lock.unlock()
         }
         let started = Date()
@@ -62,8 +64,9 @@ struct ResponseGenerator {
         statistics.promptTokens = prompt.count
         statistics.cachedPromptTokens = reused
         statistics.promptSeconds = Date().timeIntervalSince(started)
-        let turn = Turn(generator: self, budget: budget, logits: logits, statistics: statistics, started: started, onSnapshot: onSnapshot)
-        return try turn.run()
+        let current = Turn(generator: self, budget: budget, logits: logits, statistics: statistics, started: started, onSnapshot: onSnapshot)
+        turn = current
+        return try current.run()
     }
 
     /// The tokens of the text the grammar forces from here that the model's tokenizer writes
@@ -134,8 +137,9 @@ private final class Turn {
     private var last: GeneratedContent?
     private var mask: TokenBitset
     /// The tokens written last, reported but not yet read into the context: they are read when
-    /// the next token needs their logits, or when the turn ends.
-    private var unevaluated: [Int32] = []
+    /// the next token needs their logits. Those the turn ends with stay unread: the next request
+    /// that continues the conversation reads them with its prompt (``ContextCache/pause(unread:)``).
+    private(set) var unevaluated: [Int32] = []
     private let started: Date
     private let onSnapshot: (GeneratedContent) -> Void
 
@@ -163,9 +167,7 @@ private final class Turn {
             } else {
                 try writeText()
             }
-            try evaluateWritten()
         } catch let stop as Stop {
-            try evaluateWritten()
             // A text answer is cut at the budget, as free text is.
             guard case .budget = stop, generator.isToolTurn, generator.answerIsText, let snapshot = try text.snapshot(),
                 case .string(let cut)? = ToolTurnFormat.parts(of: snapshot).answer?.kind
