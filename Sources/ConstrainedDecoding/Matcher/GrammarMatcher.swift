@@ -247,8 +247,8 @@ public final class GrammarMatcher {
         if let interior, automaton.interiors.restore(interior, into: &mask) {
             // Inside a string whose interior was met before: the tokens without a quote as there,
             // and only those with one walked (by their rests where plain text loops).
-            count = automaton.dfa.plainTextTarget(state) == state
-                ? fill(&mask, trie: index.quoteTokenRests, complement: false) : fill(&mask, trie: index.quoteTokensTrie, complement: false)
+            let loops = automaton.dfa.plainTextTarget(state) == state
+            count = fill(&mask, trie: loops ? index.quoteTokenRests : index.quoteTokensTrie, complement: false)
             if let length = automaton.dfa.plainTextRun(state), let others = listOthers(in: mask, plainUpTo: length, index) {
                 // Kept as small as where plain text settles the mask.
                 plainLength = Int32(length)
@@ -262,8 +262,8 @@ public final class GrammarMatcher {
             // rests where plain text loops).
             index.setPlainTextTokens(upTo: length, in: &mask)
             plainLength = Int32(length)
-            count = automaton.dfa.plainTextTarget(state) == state
-                ? fill(&mask, trie: index.otherTokenRests, complement: false) : fill(&mask, trie: index.otherTokensTrie, complement: false)
+            let loops = automaton.dfa.plainTextTarget(state) == state
+            count = fill(&mask, trie: loops ? index.otherTokenRests : index.otherTokensTrie, complement: false)
         } else if let refused = automaton.dfa.plainTextRefusals(state) {
             // Plain text goes on but for a few characters: the plain-text tokens that hold none of
             // them are allowed; only the others are walked.

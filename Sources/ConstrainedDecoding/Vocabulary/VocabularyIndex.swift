@@ -41,14 +41,16 @@ final class VocabularyIndex: Sendable {
         }
         quoteTokens = quoted
         quoteTokensTrie = TokenTrie(tokens: tokens) { quoted.contains(Int32($0)) }
-        let rests = tokens.map(Self.rest(of:))
-        quoteTokenRests = TokenTrie(tokens: rests) { quoted.contains(Int32($0)) }
         var plain = TokenBitset(capacity: tokens.count)
         for (id, token) in tokens.enumerated() where !excluded.contains(Int32(id)) && Self.isPlainText(token) {
             plain.insert(Int32(id))
         }
-        otherTokensTrie = TokenTrie(tokens: tokens) { !excluded.contains(Int32($0)) && !plain.contains(Int32($0)) }
-        otherTokenRests = TokenTrie(tokens: rests) { !excluded.contains(Int32($0)) && !plain.contains(Int32($0)) }
+        let isOther = { (id: Int) in !excluded.contains(Int32(id)) && !plain.contains(Int32(id)) }
+        otherTokensTrie = TokenTrie(tokens: tokens, include: isOther)
+        // The tokens with a quote are among the others; a plain-text token has no rest.
+        let rests = tokens.indices.map { isOther($0) ? Self.rest(of: tokens[$0]) : [] }
+        otherTokenRests = TokenTrie(tokens: rests, include: isOther)
+        quoteTokenRests = TokenTrie(tokens: rests) { quoted.contains(Int32($0)) }
         var atLeast: [TokenBitset] = [plain]
         for id in plain.ids {
             let length = String(decoding: tokens[Int(id)], as: UTF8.self).unicodeScalars.count

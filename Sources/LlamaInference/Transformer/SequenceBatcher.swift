@@ -7,10 +7,11 @@ import Foundation
 /// masks run there, in parallel with the others'). The first caller to find the model idle leads
 /// the next pass: it waits for the sequences that got their logits from the last pass to submit
 /// their next token (at most as long as the last pass of one token per sequence took: one left
-/// behind would cost a pass of its own, and the next ones would split alike), then runs every submission it has, up to ``rowCapacity`` positions
-/// (each sequence's next token first, then prompts in order of arrival, a long prompt over several
-/// passes). Sequences join at any pass, and leave with ``pause(_:)``. A sequence's logits are the same, bit for bit,
-/// as when it runs alone with ``InferenceSession/evaluate(_:)``.
+/// behind would cost a pass of its own, and the next ones would split alike), then runs every
+/// submission it has, up to ``rowCapacity`` positions (each sequence's next token first, then
+/// prompts in order of arrival, a long prompt over several passes). Sequences join at any pass,
+/// and leave with ``pause(_:)``. A sequence's logits are the same, bit for bit, as when it runs
+/// alone with ``InferenceSession/evaluate(_:)``.
 public final class SequenceBatcher: @unchecked Sendable {
     /// The tokens of one sequence waiting to run.
     private final class Submission {
