@@ -68,9 +68,10 @@ import TestSupport
         }
     }
 
-    static func expectSame(_ model: LlamaModel, rowCapacity: Int) throws {
+    static func expectSame(_ model: LlamaModel, rowCapacity: Int, promptRows: Int = InferenceSession.batchSize) throws {
         let expected = try prompts.indices.map { try alone(model, prompt: prompts[$0], steps: steps[$0]) }
-        let batcher = SequenceBatcher(model: model, contextLength: 256, rowCapacity: rowCapacity, gatheringWait: .milliseconds(50))
+        let batcher = SequenceBatcher(
+            model: model, contextLength: 256, rowCapacity: rowCapacity, promptRows: promptRows, gatheringWait: .milliseconds(50))
         let batched = together(model, batcher: batcher)
         for index in prompts.indices {
             #expect(batched[index].count == expected[index].count, "sequence \(index)")
@@ -81,7 +82,8 @@ import TestSupport
         }
         // Sequences did share passes: fewer passes than positions.
         #expect(batcher.passCount < batcher.positionCount, "\(batcher.passCount) passes for \(batcher.positionCount) positions")
-        print("\(model.configuration.architecture), \(rowCapacity) rows: \(batcher.passCount) passes for \(batcher.positionCount) positions")
+        print(
+            "\(model.configuration.architecture), \(rowCapacity) rows, \(promptRows) for prompts: \(batcher.passCount) passes for \(batcher.positionCount) positions")
     }
 
     @Test(arguments: [KernelVariant.portable, .preferred])
@@ -90,6 +92,10 @@ import TestSupport
         try Self.expectSame(model, rowCapacity: InferenceSession.batchSize)
         // A pass too small for every sequence's token: the rest wait for the next.
         try Self.expectSame(model, rowCapacity: 3)
+        // Two prompt positions beside each sequence's token: prompts advance two at a pass.
+        try Self.expectSame(model, rowCapacity: 1024, promptRows: 2)
+        // The batcher's own sizes: the pass grows past its first size to run the long prompt.
+        try Self.expectSame(model, rowCapacity: 1024, promptRows: 512)
     }
 
     /// Gemma 3: sliding-window layers, a soft cap on the logits and a 262k vocabulary, whose
@@ -113,6 +119,20 @@ import TestSupport
         }
         #expect(batcher.passCount == 6)
         #expect(sessions.allSatisfy { $0.position == 5 })
+    }
+
+    /// A long prompt runs in one pass, which grows for it and shrinks back once its sequence
+    /// pauses.
+    @Test func aPassGrownForAPromptShrinksWhenIdle() throws {
+        let model = try LlamaModel(file: try TestModel.require())
+        let batcher = SequenceBatcher(model: model, contextLength: 256)
+        let session = InferenceSession(model: model, contextLength: 256)
+        #expect(batcher.passRoom == InferenceSession.batchSize)
+        try batcher.evaluate(Self.prompts[1], in: session)
+        #expect(batcher.passCount == 1)
+        #expect(batcher.passRoom >= Self.prompts[1].count)
+        batcher.pause(session)
+        #expect(batcher.passRoom == InferenceSession.batchSize)
     }
 
     @Test func badTokensAreRefusedBeforeTheyRun() throws {

@@ -8,10 +8,12 @@ import Foundation
 /// the next pass: it waits for the sequences that got their logits from the last pass to submit
 /// their next token (at most as long as the last pass of one token per sequence took: one left
 /// behind would cost a pass of its own, and the next ones would split alike), then runs every
-/// submission it has, up to ``rowCapacity`` positions (each sequence's next token first, then
-/// prompts in order of arrival, a long prompt over several passes). Sequences join at any pass,
-/// and leave with ``pause(_:)``. A sequence's logits are the same, bit for bit, as when it runs
-/// alone with ``InferenceSession/evaluate(_:)``.
+/// submission it has: each sequence's next token, and up to ``promptRows`` positions more for
+/// prompts in order of arrival (a long prompt over several passes), up to ``rowCapacity`` in all.
+/// However many sequences decode, prompts advance by as many positions per pass: requests that
+/// arrive together start decoding together, rather than the last of them waiting for the others
+/// to finish. Sequences join at any pass, and leave with ``pause(_:)``. A sequence's logits are the
+/// same, bit for bit, as when it runs alone with ``InferenceSession/evaluate(_:)``.
 public final class SequenceBatcher: @unchecked Sendable {
     /// The tokens of one sequence waiting to run.
     private final class Submission {
@@ -30,6 +32,10 @@ public final class SequenceBatcher: @unchecked Sendable {
     public let model: LlamaModel
     /// The most positions one pass runs.
     public let rowCapacity: Int
+    /// How many positions a pass gives to prompts beyond one token of each submission: as many
+    /// as llama.cpp's physical batch by default (512), so that a pass that reads prompts makes
+    /// the decoding sequences wait at most that long.
+    public let promptRows: Int
     /// How long a pass waits at least for the sequences of the last pass to come back with their
     /// next token (after sampling it), before it runs without them; it waits as long as the last
     /// pass of one token per sequence took when that is longer.
@@ -42,8 +48,10 @@ public final class SequenceBatcher: @unchecked Sendable {
     private var returning: Set<ObjectIdentifier> = []
     /// Guarded by `condition`: how long the last pass of one token per sequence took, in seconds.
     private var decodeSeconds = 0.0
-    /// Only the leader of a pass touches it.
-    private let pass: ForwardPass
+    /// Only the leader of a pass touches it, or a caller holding the lock while none leads; it
+    /// grows with the positions a pass runs, and shrinks back when the batcher is idle.
+    private var pass: ForwardPass
+    private let contextLength: Int
     /// Guarded by `condition`: how many passes have run, and how many positions they ran.
     private var passesRun = 0
     private var positionsRun = 0
@@ -55,11 +63,16 @@ public final class SequenceBatcher: @unchecked Sendable {
 
     /// A batcher over `model`, for sequences of up to `contextLength` positions (longer ones make
     /// room when they first submit).
-    public init(model: LlamaModel, contextLength: Int, rowCapacity: Int = InferenceSession.batchSize, gatheringWait: Duration = .milliseconds(2)) {
+    public init(
+        model: LlamaModel, contextLength: Int, rowCapacity: Int = 1024, promptRows: Int = 512,
+        gatheringWait: Duration = .milliseconds(2)
+    ) {
         self.model = model
         self.rowCapacity = max(1, rowCapacity)
+        self.promptRows = max(1, promptRows)
         self.gatheringWait = gatheringWait
-        pass = ForwardPass(model: model, rowCapacity: self.rowCapacity, contextLength: max(1, contextLength))
+        self.contextLength = max(1, contextLength)
+        pass = ForwardPass(model: model, rowCapacity: min(self.rowCapacity, InferenceSession.batchSize), contextLength: self.contextLength)
     }
 
     /// Runs `tokens` through the model after what `session` holds, with any other sequences
@@ -89,6 +102,18 @@ public final class SequenceBatcher: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if returning.remove(ObjectIdentifier(session)) != nil { condition.broadcast() }
+        shrinkWhenIdle()
+    }
+
+    /// How many positions the pass has room for now, for tests.
+    var passRoom: Int { condition.withLock { pass.rowCapacity } }
+
+    /// Gives back the room that prompts made the pass grow to, once nothing runs, waits or is
+    /// expected back; called with the lock held.
+    private func shrinkWhenIdle() {
+        let first = min(rowCapacity, InferenceSession.batchSize)
+        guard !isRunning, pending.isEmpty, returning.isEmpty, pass.rowCapacity > first else { return }
+        pass = ForwardPass(model: model, rowCapacity: first, contextLength: contextLength)
     }
 
     /// Leads one pass; called with the lock held, and returns with it held.
@@ -117,11 +142,13 @@ public final class SequenceBatcher: @unchecked Sendable {
         }
         pending.removeAll { $0.isDone }
         isRunning = false
+        shrinkWhenIdle()
         condition.broadcast()
     }
 
     /// Fills the pass with `submissions`: one token of each first (the decoding sequences, whose
-    /// next token is all they have), then the rest of each in order, up to ``rowCapacity``.
+    /// next token is all they have), then up to ``promptRows`` more of the rest of each in order,
+    /// up to ``rowCapacity`` in all.
     private func positions(from submissions: [Submission]) -> (rows: Int, logits: Int, taken: [(Submission, Int)]) {
         var shares = submissions.map { _ in 0 }
         var rows = 0
@@ -129,10 +156,16 @@ public final class SequenceBatcher: @unchecked Sendable {
             shares[index] = 1
             rows += 1
         }
-        for (index, submission) in submissions.enumerated() where rows < rowCapacity && shares[index] > 0 {
-            let more = min(submission.tokens.count - submission.written - shares[index], rowCapacity - rows)
+        let limit = min(rowCapacity, rows + promptRows)
+        for (index, submission) in submissions.enumerated() where rows < limit && shares[index] > 0 {
+            let more = min(submission.tokens.count - submission.written - shares[index], limit - rows)
             shares[index] += more
             rows += more
+        }
+        if rows > pass.rowCapacity {
+            // More positions than the pass has room for: room for them, in whole batches.
+            let batches = (rows + InferenceSession.batchSize - 1) / InferenceSession.batchSize
+            pass = ForwardPass(model: model, rowCapacity: min(rowCapacity, batches * InferenceSession.batchSize), contextLength: contextLength)
         }
         var row = 0
         var logits = 0
