@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GuidedGeneration
@@ -38,6 +39,33 @@ import Testing
             pool.giveBack(second)
         }
         #expect(pool.idleCount == 2)
+    }
+
+    /// A request that begins like an idle context's conversation (the same instructions) and
+    /// does not continue it gets a new context, with that beginning copied rather than computed;
+    /// the idle one stays as it was, and a follow-up of its conversation takes it.
+    @Test func aRequestThatBeginsAlikeCopiesTheBeginning() throws {
+        let model = ScriptedModel()
+        let runtime = ModelRuntime(model: model, contextSize: 256)
+        let pool = ContextPool(settleDelay: .never)
+        let instructions = model.tokenize("<|system|>Answer briefly.<|end|><|user|>", parsingSpecialTokens: true)
+        let conversation = instructions + model.tokenize("How are you this morning?<|end|><|assistant|>Fine.<|end|>", parsingSpecialTokens: true)
+        let first = pool.take(for: conversation, runtime: runtime)
+        try first.lock.withLock { _ = try first.load(conversation, runtime: runtime) }
+        pool.giveBack(first)
+        let computed = model.evaluatedTokenCount
+
+        let question = instructions + model.tokenize("What is the weather like today?<|end|><|assistant|>", parsingSpecialTokens: true)
+        let second = pool.take(for: question, runtime: runtime)
+        #expect(second !== first)
+        #expect(second.tokens == instructions)
+        #expect(model.evaluatedTokenCount == computed)
+        #expect(pool.idleCount == 1)
+        #expect(first.tokens == conversation)
+
+        let followUp = conversation + model.tokenize("<|user|>And now?<|end|><|assistant|>", parsingSpecialTokens: true)
+        #expect(pool.take(for: followUp, runtime: runtime) === first)
+        #expect(pool.idleCount == 0)
     }
 
     @Test func settlingWhileARequestRunsChangesNothing() {

@@ -153,5 +153,11 @@ final class ScriptedModel: LanguageModelBackend, LoadedLanguageModel, @unchecked
         func pause(unread: [Int32]) {
             model.log.withLock { $0.pauses.append(($0.evaluated, unread)) }
         }
+
+        func copyPrefix(_ count: Int, from other: any LanguageModelContext) -> Bool {
+            guard let other = other as? Context, other.model === model, count <= other.tokens.count, count <= size else { return false }
+            tokens = Array(other.tokens[..<count])
+            return true
+        }
     }
 }

@@ -119,4 +119,9 @@ final class EmbeddedModelContext: LanguageModelContext {
     func pause(unread: [Int32]) {
         batcher.pause(session)
     }
+
+    func copyPrefix(_ count: Int, from other: any LanguageModelContext) -> Bool {
+        guard let other = other as? EmbeddedModelContext else { return false }
+        return session.copyPrefix(count, from: other.session)
+    }
 }

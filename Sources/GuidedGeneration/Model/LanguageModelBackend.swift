@@ -88,9 +88,15 @@ public protocol LanguageModelContext: AnyObject {
     /// logits after them (the answer was complete, or its budget spent): the next request that
     /// continues the conversation reads them with its prompt.
     func pause(unread: [Int32])
+    /// Makes this context hold the first `count` tokens of `other`'s cache, copied rather than
+    /// computed, so that conversations that begin alike compute their beginning once. Returns
+    /// `false`, holding nothing new, when it cannot (another kind of context, or another model).
+    func copyPrefix(_ count: Int, from other: any LanguageModelContext) -> Bool
 }
 
 extension LanguageModelContext {
     /// Nothing to say by default: a context that runs alone waits for no other.
     public func pause(unread: [Int32]) {}
+    /// Nothing copied by default: the context computes every token it holds.
+    public func copyPrefix(_ count: Int, from other: any LanguageModelContext) -> Bool { false }
 }

@@ -56,7 +56,7 @@ extension SystemLanguageModel: LanguageModel {
             guard let text = try? runtime.model.conversationText(messages) else { return }
             let end = prefix.isEmpty ? text.range(of: "\n", options: .backwards).map(\.lowerBound) : text.range(of: prefix, options: .backwards)?.upperBound
             let tokens = runtime.model.tokenize(String(text[..<(end ?? text.endIndex)]), parsingSpecialTokens: true)
-            let cache = contexts.take(for: tokens)
+            let cache = contexts.take(for: tokens, runtime: runtime)
             defer { contexts.giveBack(cache) }
             cache.lock.lock()
             defer { cache.lock.unlock() }
@@ -85,7 +85,7 @@ extension SystemLanguageModel: LanguageModel {
             let cancellation = CancellationFlag()
             let (changes, continuation) = AsyncStream<TextChange>.makeStream()
             let prompt = try runtime.tokens(ofConversation: messages)
-            let cache = contexts.take(for: prompt)
+            let cache = contexts.take(for: prompt, runtime: runtime)
             defer { contexts.giveBack(cache) }
             var generator = ResponseGenerator(
                 runtime: runtime, cache: cache, prompt: prompt, grammar: grammar, isToolTurn: hasTools,

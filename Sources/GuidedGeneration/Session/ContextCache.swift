@@ -11,6 +11,23 @@ final class ContextCache: @unchecked Sendable {
     /// (``pause(unread:)``).
     private(set) var tokens: [Int32] = []
 
+    init() {}
+
+    /// A new cache that begins with the first `count` tokens of `donor`'s, copied from its
+    /// context rather than computed (at most those it has read); `nil` when the model's contexts
+    /// cannot copy. Takes `donor`'s lock; `donor` stays as it is.
+    init?(copying count: Int, of donor: ContextCache, runtime: ModelRuntime) throws {
+        donor.lock.lock()
+        defer { donor.lock.unlock() }
+        guard let source = donor.context else { return nil }
+        let count = min(count, source.count, donor.tokens.count)
+        guard count > 0 else { return nil }
+        let context = try runtime.model.makeContext(size: runtime.contextSize)
+        guard context.copyPrefix(count, from: source) else { return nil }
+        self.context = context
+        tokens = Array(donor.tokens[..<count])
+    }
+
     /// Brings the cache to `prompt` (reusing its longest common prefix) and returns the logits
     /// that follow it, with how many tokens were reused. Call with ``lock`` held.
     func load(_ prompt: [Int32], runtime: ModelRuntime) throws -> (logits: UnsafeBufferPointer<Float>, reused: Int) {
@@ -26,11 +43,11 @@ final class ContextCache: @unchecked Sendable {
         return (logits, common)
     }
 
-    /// How many tokens at the start of `prompt` the cache holds.
-    func commonPrefixLength(with prompt: [Int32]) -> Int {
+    /// How many tokens at the start of `prompt` the cache holds, and how many it holds.
+    func commonPrefixLength(with prompt: [Int32]) -> (common: Int, count: Int) {
         lock.lock()
         defer { lock.unlock() }
-        return sharedLength(prompt)
+        return (sharedLength(prompt), tokens.count)
     }
 
     /// How many tokens at the start of `prompt` are those at the start of ``tokens``.

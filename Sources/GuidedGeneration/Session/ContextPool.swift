@@ -4,8 +4,10 @@ import Synchronization
 
 /// The contexts of an executor that serves several requests at once (a server's clients): each
 /// request takes one to itself, the idle one whose tokens share the longest beginning with its
-/// conversation (so that a client's follow-up computes only what is new), or a new one; the model
-/// runs the contexts in use together. While a load lasts, as many contexts are kept as it had in
+/// conversation when it continues that conversation (so that a client's follow-up computes only
+/// what is new), else a new one, which starts with the beginning it shares with an idle one
+/// copied rather than computed (instructions and schemas that many requests share are computed
+/// once); the model runs the contexts in use together. While a load lasts, as many contexts are kept as it had in
 /// use at once, so that a request arriving as another ends finds the idle one that ended and
 /// computes only what is new; once no request has run for `settleDelay` (a second), the most recently
 /// used idle context is kept (more with `keptIdle`), the others freed, and the memory goes back
@@ -36,23 +38,37 @@ final class ContextPool: Sendable {
     /// the caller.
     let settleDelay: DispatchTimeInterval
 
+    /// How many of an idle context's last tokens a request may differ in and still continue its
+    /// conversation (the end of a turn, as the template writes it back).
+    static let divergingTail = 16
+
     init(keptIdle: Int = 1, settleDelay: DispatchTimeInterval = .seconds(1)) {
         self.keptIdle = keptIdle
         self.settleDelay = settleDelay
     }
 
     /// A context for a request whose conversation is `prompt`, to be given back when the request
-    /// is done.
-    func take(for prompt: [Int32]) -> ContextCache {
+    /// is done. Of the idle contexts, the one whose tokens share the longest beginning with
+    /// `prompt`: taken when the request continues its conversation (shares all its tokens but at
+    /// most ``divergingTail``) or when none shares anything; else, with `runtime`, a new context
+    /// that begins with that beginning copied from it (the same instructions, say), leaving it
+    /// idle for the requests that continue it or begin alike.
+    func take(for prompt: [Int32], runtime: ModelRuntime? = nil) -> ContextCache {
         state.withLock { state in
             state.inUse += 1
             state.peakInUse = max(state.peakInUse, state.inUse)
-            var best: (index: Int, common: Int)?
+            var best: (index: Int, common: Int, count: Int)?
             for (index, cache) in state.idle.enumerated() {
-                let common = cache.commonPrefixLength(with: prompt)
-                if common > (best?.common ?? -1) { best = (index, common) }
+                let (common, count) = cache.commonPrefixLength(with: prompt)
+                if common > (best?.common ?? -1) { best = (index, common, count) }
             }
-            return best.map { state.idle.remove(at: $0.index) } ?? ContextCache()
+            guard let best else { return ContextCache() }
+            if let runtime, best.common > 0, best.count - best.common > Self.divergingTail,
+                let copy = try? ContextCache(copying: best.common, of: state.idle[best.index], runtime: runtime)
+            {
+                return copy
+            }
+            return state.idle.remove(at: best.index)
         }
     }
 

@@ -96,6 +96,22 @@ public final class InferenceSession {
         position = max(0, min(count, position))
     }
 
+    /// Makes the cache hold the first `count` positions of `other`'s, copied: a prefix computed
+    /// once for conversations that begin alike. `other`, of the same model and length (the same
+    /// rotary frequencies), must not be evaluating meanwhile. Returns `false`, changing nothing,
+    /// when the two differ or `other` holds fewer positions.
+    public func copyPrefix(_ count: Int, from other: InferenceSession) -> Bool {
+        guard other !== self, other.model === model, other.contextLength == contextLength, count >= 0, count <= other.position else { return false }
+        let dimension = model.configuration.keyValueDimension
+        for layer in 0..<model.configuration.layerCount {
+            let start = layer * dimension * contextLength
+            (keys + start).update(from: other.keys + start, count: count * dimension)
+            (values + start).update(from: other.values + start, count: count * dimension)
+        }
+        position = count
+        return true
+    }
+
     /// The cache as a forward pass writes and reads it.
     var cache: KeyValueCache {
         KeyValueCache(
