@@ -95,6 +95,23 @@ import Testing
         }
     }
 
+    /// A pattern of many alternatives, each contained anywhere: once one has matched, every
+    /// continuation is accepted by one state, whatever the others had begun to match (the
+    /// states had multiplied by the alternatives that matched, 22,533 for this one).
+    @Test func alternativesThatMatchedShareOneState() throws {
+        let pattern = "^list|date|time|string|enum|int|double|long|boolean|number$"
+        let automaton = try CodePointAutomaton(try RegexParser.patternLanguage(pattern))
+        #expect(automaton.transitions.count < 100, "\(automaton.transitions.count) states")
+        for text in ["list", "listing", "a date", "updated_times", "enumeration", "a long boolean", "phone number"] {
+            #expect(automaton.accepts(text), "\(text)")
+        }
+        for text in ["", "a list", "numbers", "dat", "in", "boolea", "number 1"] {
+            #expect(!automaton.accepts(text), "\(text)")
+        }
+        let limited = try CodePointAutomaton(try RegexParser.patternLanguage(pattern), minimumLength: 6, maximumLength: 8)
+        #expect(limited.accepts("intxyz") && limited.accepts("a long b") && !limited.accepts("int") && !limited.accepts("a long bool"))
+    }
+
     @Test(arguments: [
         ("hostname", "api.example-1.com", "localhost:8080"), ("ipv4", "10.1.2.255", "256.1.1.1"),
         ("ipv6", "2001:db8::8a2e:370:7334", "2001:db8:::1"), ("uri-reference", "../a/b?c#d", "://"),

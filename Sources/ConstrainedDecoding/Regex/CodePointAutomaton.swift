@@ -29,6 +29,16 @@ struct CodePointAutomaton {
             var length: Int
         }
         let lengthCap = maximumLength ?? minimumLength
+        // A set that holds the end and a loop over every scalar that leads back to itself and
+        // the end (the `.*` after a pattern's match) accepts every continuation: all such sets
+        // are one state, `everything`, so that the loops of several alternatives that matched
+        // do not multiply the states.
+        let loops = nfa.universalLoops(end: end)
+        let everything = [-1]
+        func canonical(_ states: [Int]) -> [Int] {
+            guard !loops.isEmpty, states.contains(end), states.contains(where: loops.contains) else { return states }
+            return everything
+        }
         var keys: [Key] = []
         var ids: [Key: Int] = [:]
         var transitions: [[(set: CodePointSet, target: Int)]] = []
@@ -39,11 +49,19 @@ struct CodePointAutomaton {
             ids[key] = keys.count - 1
             return keys.count - 1
         }
-        let initial = intern(Key(states: nfa.closure([start]), length: 0))
+        let initial = intern(Key(states: canonical(nfa.closure([start])), length: 0))
         var queue = [initial]
         while let id = queue.popLast() {
             let key = keys[id]
             if let maximumLength, key.length >= maximumLength { continue }
+            if key.states == everything {
+                let target = Key(states: everything, length: min(key.length + 1, lengthCap))
+                let isNew = ids[target] == nil
+                let targetID = intern(target)
+                if isNew { queue.append(targetID) }
+                transitions[id] = [(CodePointSet.all, targetID)]
+                continue
+            }
             let moves = key.states.flatMap { nfa.states[$0].moves }
             // Split the scalars into classes on which every move agrees.
             var cuts = Set<UInt32>()
@@ -59,7 +77,7 @@ struct CodePointAutomaton {
             for (low, next) in zip(points, points.dropFirst()) {
                 let targets = moves.filter { $0.set.contains(low) }.map(\.target)
                 guard !targets.isEmpty else { continue }
-                let target = Key(states: nfa.closure(targets), length: min(key.length + 1, lengthCap))
+                let target = Key(states: canonical(nfa.closure(targets)), length: min(key.length + 1, lengthCap))
                 if byTarget[target] == nil { order.append(target) }
                 byTarget[target, default: []].append(low...(next - 1))
             }
@@ -71,7 +89,7 @@ struct CodePointAutomaton {
             }
             guard keys.count <= stateBudget else { throw RegexError(reason: "the pattern needs more than \(stateBudget) states") }
         }
-        let accepting = keys.map { $0.states.contains(end) && $0.length >= minimumLength }
+        let accepting = keys.map { ($0.states == everything || $0.states.contains(end)) && $0.length >= minimumLength }
         return prune(transitions: transitions, accepting: accepting, start: initial)
     }
 
@@ -183,6 +201,19 @@ private struct ScalarNFA {
             states[loopEnd].epsilons += [loopStart, exit]
             return (start, exit)
         }
+    }
+
+    /// The states with a move on every scalar to a state whose closure holds them and `end`:
+    /// from a set that holds one of them and `end`, every string is accepted.
+    func universalLoops(end: Int) -> Set<Int> {
+        var loops = Set<Int>()
+        for (index, state) in states.enumerated() {
+            for move in state.moves where move.set == .all {
+                let reached = closure([move.target])
+                if reached.contains(index), reached.contains(end) { loops.insert(index) }
+            }
+        }
+        return loops
     }
 
     func closure(_ seeds: [Int]) -> [Int] {

@@ -1,5 +1,5 @@
 /// The syntax tree of a regular expression, over Unicode scalars.
-indirect enum RegexNode: Sendable {
+indirect enum RegexNode: Hashable, Sendable {
     case empty
     case set(CodePointSet)
     case sequence([RegexNode])

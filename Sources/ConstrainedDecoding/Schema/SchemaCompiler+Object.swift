@@ -350,7 +350,7 @@ extension SchemaCompiler {
         var result: [(automaton: CodePointAutomaton, schema: SchemaValue, pointer: String)] = []
         for (pattern, patternSchema) in entries.map({ ($0.key, $0.value) }) {
             do {
-                let automaton = try CodePointAutomaton.of(try RegexParser.patternLanguage(pattern))
+                let automaton = try regexAutomata.automaton(of: try RegexParser.patternLanguage(pattern))
                 result.append((automaton, patternSchema, pointer + "/patternProperties/" + SchemaDocument.escape(pattern)))
             } catch {
                 try refuse("patternProperties", at: pointer, "'\(pattern)': \(error.reason)")
@@ -375,7 +375,7 @@ extension SchemaCompiler {
         }
         if let types = try? allowedTypes(names, at: namePointer), !types.contains("string") { return CodePointAutomaton.anyString.emptied }
         var automaton = try stringAutomaton(names, at: namePointer)
-            ?? (try? CodePointAutomaton.of(nil, minimumLength: count("minLength", of: names, at: namePointer) ?? 0,
+            ?? (try? regexAutomata.automaton(of: nil, minimumLength: count("minLength", of: names, at: namePointer) ?? 0,
                 maximumLength: count("maxLength", of: names, at: namePointer)))
             ?? .anyString
         var literals: [String]?

@@ -166,13 +166,13 @@ extension SchemaCompiler {
         guard !patterns.isEmpty || !excludedPatterns.isEmpty || !excludedValues.isEmpty else { return nil }
         var keyword = patterns.first?.keyword ?? "not"
         do {
-            var automaton = try CodePointAutomaton.of(patterns.first?.node, minimumLength: minimumLength, maximumLength: maximumLength)
+            var automaton = try regexAutomata.automaton(of: patterns.first?.node, minimumLength: minimumLength, maximumLength: maximumLength)
             for (name, node) in patterns.dropFirst() {
                 keyword = name
-                automaton = try automaton.intersection(try CodePointAutomaton.of(node))
+                automaton = try automaton.intersection(try regexAutomata.automaton(of: node))
             }
             keyword = "not"
-            for node in excludedPatterns { automaton = try automaton.subtracting(try CodePointAutomaton.of(node)) }
+            for node in excludedPatterns { automaton = try automaton.subtracting(try regexAutomata.automaton(of: node)) }
             return automaton.subtractingNames(excludedValues)
         } catch {
             throw unsupported(keyword, at: pointer, error.reason)

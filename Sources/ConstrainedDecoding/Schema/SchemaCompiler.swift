@@ -14,6 +14,9 @@ struct SchemaCompiler {
     var annotationSet: Set<String> = []
     /// The base URI that references are resolved against.
     var baseURI: String
+    /// The automata of the regular expressions read so far, shared by the copies a validation
+    /// makes.
+    let regexAutomata = RegexAutomata()
     var builder: NFABuilder
     /// Definitions by the key they were reached with; their templates are built in turn.
     var definitionIDs: [String: Int32] = [:]

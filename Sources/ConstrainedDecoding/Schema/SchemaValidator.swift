@@ -136,12 +136,12 @@ struct ValidationRun {
             let length = text.unicodeScalars.count
             if let minimum = Self.count(schema["minLength"]), length < minimum { return fail("minLength", "is shorter than \(minimum)") }
             if let maximum = Self.count(schema["maxLength"]), length > maximum { return fail("maxLength", "is longer than \(maximum)") }
-            if let pattern = schema["pattern"]?.stringValue, !Self.matches(text, pattern: pattern) { return fail("pattern", "does not match '\(pattern)'") }
-            for pattern in schema[SchemaKeywords.notPatterns]?.arrayValue?.compactMap(\.stringValue) ?? [] where Self.matches(text, pattern: pattern) {
+            if let pattern = schema["pattern"]?.stringValue, !matches(text, pattern: pattern) { return fail("pattern", "does not match '\(pattern)'") }
+            for pattern in schema[SchemaKeywords.notPatterns]?.arrayValue?.compactMap(\.stringValue) ?? [] where matches(text, pattern: pattern) {
                 return fail("not", "matches the excluded pattern '\(pattern)'")
             }
             if compiler.options.assertsFormats, let name = schema["format"]?.stringValue, let regex = SchemaCompiler.formats[name],
-                !Self.matches(text, pattern: "^(?:" + regex + ")$")
+                !matches(text, pattern: "^(?:" + regex + ")$")
             {
                 return fail("format", "is not a valid \(name)")
             }
@@ -214,7 +214,7 @@ struct ValidationRun {
                     let result = check(member, against: propertySchema, schemaPointer: sub("properties/" + SchemaDocument.escape(name)), instancePointer: at(name))
                     if result.violation != nil { return result }
                 }
-                for (pattern, patternSchema) in patterns where Self.matches(name, pattern: pattern) {
+                for (pattern, patternSchema) in patterns where matches(name, pattern: pattern) {
                     matched = true
                     let result = check(member, against: patternSchema, schemaPointer: sub("patternProperties/" + SchemaDocument.escape(pattern)), instancePointer: at(name))
                     if result.violation != nil { return result }
@@ -346,8 +346,8 @@ struct ValidationRun {
     /// Whether `text` contains a match of the ECMA-262 `pattern` (through the engine's own
     /// automaton where it reads the pattern, else Foundation's regular expressions; a pattern
     /// neither reads is a mismatch, so nothing passes unchecked).
-    static func matches(_ text: String, pattern: String) -> Bool {
-        if let node = try? RegexParser.patternLanguage(pattern), let automaton = try? CodePointAutomaton.of(node) {
+    func matches(_ text: String, pattern: String) -> Bool {
+        if let node = try? RegexParser.patternLanguage(pattern), let automaton = try? compiler.regexAutomata.automaton(of: node) {
             return automaton.accepts(text)
         }
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return false }
