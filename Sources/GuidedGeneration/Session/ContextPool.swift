@@ -2,16 +2,16 @@ import Dispatch
 import LlamaInference
 import Synchronization
 
-/// The contexts of an executor that serves several requests at once (a server's clients): each
-/// request takes one to itself, the idle one whose tokens share the longest beginning with its
+/// The contexts of an executor that serves several requests at once (a server's clients). Each
+/// request takes one to itself: the idle one whose tokens share the longest beginning with its
 /// conversation when it continues that conversation (so that a client's follow-up computes only
 /// what is new), else a new one, which starts with the beginning it shares with an idle one
-/// copied rather than computed (instructions and schemas that many requests share are computed
-/// once); the model runs the contexts in use together. While a load lasts, as many contexts are kept as it had in
-/// use at once, so that a request arriving as another ends finds the idle one that ended and
-/// computes only what is new; once no request has run for `settleDelay` (a second), the most recently
-/// used idle context is kept (more with `keptIdle`), the others freed, and the memory goes back
-/// to its level.
+/// copied rather than computed (so that the instructions and schemas many requests share are
+/// computed once). The model runs the contexts in use together. While a load lasts, as many
+/// contexts are kept as it had in use at once, so that a request arriving as another ends finds
+/// the idle one that ended and computes only what is new; once no request has run for
+/// `settleDelay` (a second), the most recently used idle context is kept (more with `keptIdle`),
+/// the others freed, and the memory goes back to its level.
 final class ContextPool: Sendable {
     private struct State {
         var idle: [ContextCache] = []
