@@ -25,7 +25,10 @@ struct LlamaServerProcess {
         let port = 18_000 + Int.random(in: 0..<2000)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: server)
-        process.arguments = ["-m", model, "--port", String(port), "-t", "2", "-c", "4096", "--jinja"] + extraArguments
+        // One thread: its threads wait for each other by spinning, and tests running beside it
+        // on every core (as they do) could stall each step of its for seconds, its answers
+        // for minutes. Its results are the same at any thread count.
+        process.arguments = ["-m", model, "--port", String(port), "-t", "1", "-c", "4096", "--jinja"] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
