@@ -42,24 +42,22 @@ struct CodePointAutomaton {
         var keys: [Key] = []
         var ids: [Key: Int] = [:]
         var transitions: [[(set: CodePointSet, target: Int)]] = []
+        var queue: [Int] = []
+        /// The state of `key`, queued to be explored when it is new.
         func intern(_ key: Key) -> Int {
             if let id = ids[key] { return id }
             keys.append(key)
             transitions.append([])
             ids[key] = keys.count - 1
+            queue.append(keys.count - 1)
             return keys.count - 1
         }
         let initial = intern(Key(states: canonical(nfa.closure([start])), length: 0))
-        var queue = [initial]
         while let id = queue.popLast() {
             let key = keys[id]
             if let maximumLength, key.length >= maximumLength { continue }
             if key.states == everything {
-                let target = Key(states: everything, length: min(key.length + 1, lengthCap))
-                let isNew = ids[target] == nil
-                let targetID = intern(target)
-                if isNew { queue.append(targetID) }
-                transitions[id] = [(CodePointSet.all, targetID)]
+                transitions[id] = [(CodePointSet.all, intern(Key(states: everything, length: min(key.length + 1, lengthCap))))]
                 continue
             }
             let moves = key.states.flatMap { nfa.states[$0].moves }
@@ -82,10 +80,7 @@ struct CodePointAutomaton {
                 byTarget[target, default: []].append(low...(next - 1))
             }
             for target in order {
-                let isNew = ids[target] == nil
-                let targetID = intern(target)
-                if isNew { queue.append(targetID) }
-                transitions[id].append((CodePointSet(byTarget[target] ?? []), targetID))
+                transitions[id].append((CodePointSet(byTarget[target] ?? []), intern(target)))
             }
             guard keys.count <= stateBudget else { throw RegexError(reason: "the pattern needs more than \(stateBudget) states") }
         }

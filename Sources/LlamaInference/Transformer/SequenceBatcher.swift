@@ -72,7 +72,13 @@ public final class SequenceBatcher: @unchecked Sendable {
         self.promptRows = max(1, promptRows)
         self.gatheringWait = gatheringWait
         self.contextLength = max(1, contextLength)
-        pass = ForwardPass(model: model, rowCapacity: min(self.rowCapacity, InferenceSession.batchSize), contextLength: self.contextLength)
+        pass = ForwardPass(model: model, rowCapacity: Self.room(for: 1, within: self.rowCapacity), contextLength: self.contextLength)
+    }
+
+    /// Room for `rows` positions, in whole batches (one at least), within `capacity`.
+    private static func room(for rows: Int, within capacity: Int) -> Int {
+        let batches = max(1, (rows + InferenceSession.batchSize - 1) / InferenceSession.batchSize)
+        return min(capacity, batches * InferenceSession.batchSize)
     }
 
     /// Runs `tokens` through the model after what `session` holds, with any other sequences
@@ -111,7 +117,7 @@ public final class SequenceBatcher: @unchecked Sendable {
     /// Gives back the room that prompts made the pass grow to, once nothing runs, waits or is
     /// expected back; called with the lock held.
     private func shrinkWhenIdle() {
-        let first = min(rowCapacity, InferenceSession.batchSize)
+        let first = Self.room(for: 1, within: rowCapacity)
         guard !isRunning, pending.isEmpty, returning.isEmpty, pass.rowCapacity > first else { return }
         pass = ForwardPass(model: model, rowCapacity: first, contextLength: contextLength)
     }
@@ -163,9 +169,7 @@ public final class SequenceBatcher: @unchecked Sendable {
             rows += more
         }
         if rows > pass.rowCapacity {
-            // More positions than the pass has room for: room for them, in whole batches.
-            let batches = (rows + InferenceSession.batchSize - 1) / InferenceSession.batchSize
-            pass = ForwardPass(model: model, rowCapacity: min(rowCapacity, batches * InferenceSession.batchSize), contextLength: contextLength)
+            pass = ForwardPass(model: model, rowCapacity: Self.room(for: rows, within: rowCapacity), contextLength: contextLength)
         }
         var row = 0
         var logits = 0
