@@ -97,8 +97,8 @@ let package = Package(
         .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates"]),
         .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "ChatTemplates", "ModelFetching", "GuidedKernels", "TestSupport"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
-        .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
-        .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration", "ConstrainedDecoding"]),
+        .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON", "LlamaInference", "ModelFetching", "TestSupport"]),
+        .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration", "ConstrainedDecoding", "TestSupport"]),
         .testTarget(name: "HTTPWireTests", dependencies: ["HTTPWire"]),
         .testTarget(name: "GuidedServerTests", dependencies: ["GuidedServer", "GuidedGeneration", "HTTPWire", "PartialJSON"]),
         .testTarget(

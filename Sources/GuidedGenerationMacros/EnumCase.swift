@@ -82,7 +82,7 @@ struct EnumCase {
     }
 
     /// A switch on the `type` property that builds the matching case.
-    static func decodingSwitch(_ cases: [EnumCase], typeName: String, partial: Bool) -> String {
+    static func decodingSwitch(_ cases: [EnumCase], typeName: String) -> String {
         let lines = cases.map { enumCase -> String in
             let arguments = enumCase.payload.map { field in
                 (field.label.map { "\($0): " } ?? "") + "try content.value(forProperty: \(StoredProperty.literal(field.key)))"
@@ -92,10 +92,14 @@ struct EnumCase {
         }
         let names = cases.map(\.name).joined(separator: ", ")
         return """
-            let type = try content.value(String.self, forProperty: "type")
+            let typeContent = try content.value(GuidedGeneration.GeneratedContent.self, forProperty: "type")
+                    let type = try typeContent.value(String.self)
+                    guard typeContent.isComplete else {
+                        throw Swift.DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The \(typeName) type \\"\\(type)\\" is still being written"))
+                    }
                     switch type {
                     \(lines.joined(separator: "\n        "))
-                    default: throw Swift.DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Expected a type among \(names) for \(typeName)\(partial ? "" : "") but found \\"\\(type)\\""))
+                    default: throw Swift.DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Expected a type among \(names) for \(typeName) but found \\"\\(type)\\""))
                     }
             """
     }

@@ -158,13 +158,16 @@ struct GenerableDeclaration {
             let cases = zip(names, values).map { "case \(StoredProperty.literal($1)): self = .\($0)" }
             body = """
                 let value = try content.value(String.self)
+                        guard content.isComplete else {
+                            throw Swift.DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The \(name) value \\"\\(value)\\" is still being written"))
+                        }
                         switch value {
                         \(cases.joined(separator: "\n        "))
                         default: throw Swift.DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Expected one of \(values.joined(separator: ", ")) for \(name) but found \\"\\(value)\\""))
                         }
                 """
         case .payloads(let cases):
-            body = EnumCase.decodingSwitch(cases, typeName: name, partial: false)
+            body = EnumCase.decodingSwitch(cases, typeName: name)
         }
         return "    \(access)nonisolated init(_ content: GuidedGeneration.GeneratedContent) throws {\n        \(body)\n    }"
     }
@@ -190,7 +193,7 @@ struct GenerableDeclaration {
                 \(access)nonisolated enum PartiallyGenerated: GuidedGeneration.ConvertibleFromGeneratedContent {
                     \(cases.map(\.partialCaseDeclaration).joined(separator: "\n    "))
                     \(access)nonisolated init(_ content: GuidedGeneration.GeneratedContent) throws {
-                        \(EnumCase.decodingSwitch(cases, typeName: name, partial: true))
+                        \(EnumCase.decodingSwitch(cases, typeName: name))
                     }
                 }
                 """

@@ -160,6 +160,9 @@ import Testing
             extension Category: GuidedGeneration.Generable {
                 nonisolated init(_ content: GuidedGeneration.GeneratedContent) throws {
                     let value = try content.value(String.self)
+                    guard content.isComplete else {
+                        throw Swift.DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The Category value \"\(value)\" is still being written"))
+                    }
                     switch value {
                     case "Hotel":
                         self = .hotel
@@ -267,7 +270,11 @@ import Testing
                     case label(String.PartiallyGenerated?, note: String.PartiallyGenerated?)
                     case point
                     nonisolated init(_ content: GuidedGeneration.GeneratedContent) throws {
-                        let type = try content.value(String.self, forProperty: "type")
+                        let typeContent = try content.value(GuidedGeneration.GeneratedContent.self, forProperty: "type")
+                        let type = try typeContent.value(String.self)
+                        guard typeContent.isComplete else {
+                            throw Swift.DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The Shape type \"\(type)\" is still being written"))
+                        }
                         switch type {
                         case "circle":
                             self = .circle(radius: try content.value(forProperty: "radius"))
@@ -284,7 +291,11 @@ import Testing
 
             extension Shape: GuidedGeneration.Generable {
                 nonisolated init(_ content: GuidedGeneration.GeneratedContent) throws {
-                    let type = try content.value(String.self, forProperty: "type")
+                    let typeContent = try content.value(GuidedGeneration.GeneratedContent.self, forProperty: "type")
+                    let type = try typeContent.value(String.self)
+                    guard typeContent.isComplete else {
+                        throw Swift.DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The Shape type \"\(type)\" is still being written"))
+                    }
                     switch type {
                     case "circle":
                         self = .circle(radius: try content.value(forProperty: "radius"))

@@ -79,6 +79,54 @@ extension GeneratedContent {
         jsonValue.jsonString
     }
 
+    /// The JSON text of the content as far as it is written: a string, array or structure that
+    /// is not complete is left open where it stops, so that reading the text again (with
+    /// ``init(json:)``) gives the same content, incomplete where this is. A complete number that
+    /// ends an open container is followed by a space, which ends it as the next byte would.
+    var writtenJSON: String {
+        var output: [UInt8] = []
+        writeWritten(to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private func writeWritten(to output: inout [UInt8]) {
+        if isComplete {
+            jsonValue.write(to: &output)
+            return
+        }
+        switch kind {
+        case .string(let text):
+            JSONValue.writeString(text, to: &output)
+            output.removeLast()  // the closing quote
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                element.writeWritten(to: &output)
+            }
+            if let last = elements.last { last.endOpenNumber(in: &output) }
+        case .structure:
+            output.append(UInt8(ascii: "{"))
+            let properties = orderedProperties ?? []
+            for (index, property) in properties.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(property.name, to: &output)
+                output.append(UInt8(ascii: ":"))
+                property.value.writeWritten(to: &output)
+            }
+            if let last = properties.last { last.value.endOpenNumber(in: &output) }
+        case .null, .bool, .number:
+            // Scalars show only once complete.
+            jsonValue.write(to: &output)
+        }
+    }
+
+    /// Ends a complete number written last in an open container: without a byte after it, a
+    /// reader could not tell that it is complete.
+    private func endOpenNumber(in output: inout [UInt8]) {
+        if isComplete, case .number = kind { output.append(UInt8(ascii: " ")) }
+    }
+
     /// The content as a JSON value, properties in order.
     var jsonValue: JSONValue {
         switch kind {

@@ -1,10 +1,16 @@
 extension Array: ConvertibleFromGeneratedContent where Element: ConvertibleFromGeneratedContent {
-    /// Creates an array from array content, converting each element.
+    /// Creates an array from array content, converting each element. An element still being
+    /// written that cannot be converted yet (an enumeration case half written, say) is left
+    /// out, so that the array of a snapshot holds the elements converted so far.
     public init(_ content: GeneratedContent) throws {
         guard case .array(let elements) = content.kind else { throw content.mismatch(expected: "an array", type: Self.self) }
-        self = try elements.enumerated().map { index, element in
+        self = []
+        reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
             do {
-                return try Element(element)
+                append(try Element(element))
+            } catch where !element.isComplete {
+                break
             } catch let error as DecodingError {
                 throw error.nested(in: "[\(index)]")
             }

@@ -105,8 +105,8 @@ extension SystemLanguageModel: LanguageModel {
                     switch change {
                     case .append(let delta, let tokens): await channel.send(.response(action: .appendText(delta, tokenCount: tokens)))
                     case .replace(let text):
+                        await Self.send(text, after: lastSnapshot, into: channel)
                         lastSnapshot = text
-                        await channel.send(.response(action: .replaceTextSegment(text, tokenCount: 0)))
                     }
                 }
                 return (try await output, lastSnapshot)
@@ -121,7 +121,7 @@ extension SystemLanguageModel: LanguageModel {
                 }
             } else if hasTools {
                 let text = Self.text(of: output.content, isText: isText)
-                if text != lastSnapshot { await channel.send(.response(action: .replaceTextSegment(text, tokenCount: 0))) }
+                await Self.send(text, after: lastSnapshot, into: channel)
             } else {
                 // The rest of the text; a text whose loop was cut before what was already sent
                 // ends where the sent text ends.
@@ -138,10 +138,23 @@ extension SystemLanguageModel: LanguageModel {
                         output: .init(totalTokenCount: statistics.responseTokens, reasoningTokenCount: 0), metadata: statistics.usageMetadata)))
         }
 
-        /// The text of a tool turn's answer: a text answer's string, else the value's JSON.
+        /// The text of a tool turn's answer as far as it is written: a text answer's string, else
+        /// the value's JSON, left open where the value is not complete, so that the reader of the
+        /// text sees the same content, incomplete where it is.
         private static func text(of answer: GeneratedContent, isText: Bool) -> String {
             if isText, case .string(let text) = answer.kind { return text }
-            return answer.jsonString
+            return answer.writtenJSON
+        }
+
+        /// Sends the answer's text so far: the part added when it goes on from the text sent
+        /// last (the reader parses on from where it stopped), else the whole text in place of it.
+        private static func send(_ text: String, after last: String?, into channel: LanguageModelExecutorGenerationChannel) async {
+            guard text != last else { return }
+            if let last, text.utf8.starts(with: last.utf8), let added = String(text.utf8.dropFirst(last.utf8.count)) {
+                await channel.send(.response(action: .appendText(added, tokenCount: 0)))
+            } else {
+                await channel.send(.response(action: .replaceTextSegment(text, tokenCount: 0)))
+            }
         }
     }
 }
