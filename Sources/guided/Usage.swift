@@ -47,4 +47,14 @@ enum Usage {
         exit status: 0 success, 1 invalid input, 2 wrong command line, 3 unreadable input,
                      4 model unavailable, 5 unsupported schema, 6 generation failed
         """
+
+    /// The usage of one subcommand: its part of ``text`` (for `generate` and `respond`, with the
+    /// options they share) and the exit statuses; `nil` when there is no such subcommand.
+    static func text(of subcommand: String) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("  \(subcommand) ") || $0 == "  \(subcommand)" }) else { return nil }
+        let end = lines[start...].firstIndex(where: \.isEmpty) ?? lines.endIndex
+        let exitStatus = lines.drop { !$0.hasPrefix("exit status") }
+        return (["usage: guided \(subcommand) [options]", ""] + lines[start..<end] + [""] + exitStatus).joined(separator: "\n")
+    }
 }

@@ -4,6 +4,11 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: ExitStatus
 do {
+    // `-h` or `--help` anywhere asks for the usage: the subcommand's, after one.
+    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
+        print(arguments.first.flatMap(Usage.text(of:)) ?? Usage.text)
+        exit(ExitStatus.success.rawValue)
+    }
     switch arguments.first {
     case "parse":
         try ParseCommand(arguments: Array(arguments.dropFirst())).run()
@@ -19,7 +24,7 @@ do {
     case "fetch-model":
         try FetchModelCommand(arguments: Array(arguments.dropFirst())).run()
         status = .success
-    case "-h", "--help", "help":
+    case "help":
         print(Usage.text)
         status = .success
     case nil:

@@ -28,6 +28,19 @@ import TestSupport
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// `-h` and `--help`, alone or after any subcommand and its options, print the usage on
+    /// standard output and exit 0 (the check of `output(of:)`).
+    @Test(arguments: ["", "generate", "respond", "parse", "serve", "fetch-model"])
+    func helpPrintsTheUsage(subcommand: String) throws {
+        for flag in ["-h", "--help"] {
+            let usage = try Self.output(of: "'\(Self.executable.path)' \(subcommand) --stats \(flag) 2>&1")
+            #expect(usage.hasPrefix("usage: guided \(subcommand.isEmpty ? "<subcommand>" : subcommand)"), "\(usage)")
+            #expect(usage.contains("exit status:"))
+            #expect(!usage.contains("unknown"))
+            if !subcommand.isEmpty { #expect(usage.contains("  \(subcommand)")) }
+        }
+    }
+
     @Test func onATerminalTheValueGrowsInPlaceAndEndsAsThePipedLine() throws {
         _ = try requireTinyModel()
         let guided = Self.executable.path
