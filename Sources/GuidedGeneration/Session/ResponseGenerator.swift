@@ -136,6 +136,9 @@ private final class Turn {
     private var text: TextAccumulator
     private var last: GeneratedContent?
     private var mask: TokenBitset
+    /// Watches a structured answer for a loop, to report it in seconds rather than at the end
+    /// of the budget or the context.
+    private var repetitionWatch = RepetitionWatch()
     /// The tokens written last, reported but not yet read into the context: they are read when
     /// the next token needs their logits. Those the turn ends with stay unread: the next request
     /// that continues the conversation reads them with its prompt (``ContextCache/pause(unread:)``).
@@ -271,6 +274,12 @@ private final class Turn {
         unevaluated = tokens
         for token in tokens { try text.append(runtime.model.tokenBytes[Int(token)]) }
         try report()
+        guard generator.grammar != nil else { return }
+        for token in tokens {
+            if let loop = repetitionWatch.append(token) {
+                throw Stop.repetition(unit: String(decoding: loop.unit.flatMap { runtime.model.tokenBytes[Int($0)] }, as: UTF8.self), times: loop.span / loop.unit.count)
+            }
+        }
     }
 
     /// Reports the answer when a token changed it: as settled text alone when the text is
@@ -295,6 +304,8 @@ private final class Turn {
     /// Why the loop stopped before the turn was complete.
     private enum Stop: Error {
         case budget, context, noToken
+        /// The answer repeats a unit of text back to back, `times` times so far.
+        case repetition(unit: String, times: Int)
 
         func error(text: TextAccumulator, statistics: GenerationStatistics, contextSize: Int) -> LanguageModelSession.GenerationError {
             let tail = String(text.string.suffix(80))
@@ -309,10 +320,22 @@ private final class Turn {
                     .init(
                         debugDescription: "The response was not complete after the maximum of \(statistics.responseTokens) tokens; "
                             + "it stopped \(text.position) with: \(tail)"))
+            case .repetition(let unit, let times):
+                return .decodingFailure(
+                    .init(
+                        debugDescription: "The response was repeating itself \(text.position): it wrote \(Self.quoted(unit)) \(times) times in a row, "
+                            + "and was stopped after \(statistics.responseTokens) tokens"))
             case .noToken:
                 return .decodingFailure(
                     .init(debugDescription: "No token of the vocabulary can continue the response \(text.position): \(tail)"))
             }
+        }
+
+        /// Text in quotes, its line breaks and quotes escaped as JSON does.
+        private static func quoted(_ text: String) -> String {
+            var output: [UInt8] = []
+            JSONValue.writeString(text, to: &output)
+            return String(decoding: output, as: UTF8.self)
         }
     }
 }
