@@ -149,9 +149,7 @@ extension LanguageModelSession {
             throw LanguageModelError.unsupportedCapability(
                 .init(capability: .toolCalling, debugDescription: "The model does not call tools; make the session without them, or disallow tool calling."))
         }
-        let attached = transcript.contains { entry in
-            if case .prompt(let prompt) = entry { !prompt.segments.attachments.isEmpty } else { false }
-        }
+        let attached = transcript.contains { !$0.segments.attachments.isEmpty }
         if attached, !model.capabilities.contains(.vision) {
             throw LanguageModelError.unsupportedCapability(
                 .init(capability: .vision, debugDescription: "The model does not read images; leave the attachment out, or use a model that does."))

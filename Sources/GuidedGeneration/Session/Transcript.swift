@@ -77,7 +77,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
         /// Content attached to a prompt, such as an image.
         case attachment(AttachmentSegment)
         /// Content of the app's own kind, for a custom ``LanguageModel`` that reads it.
-        case custom(CustomSegment)
+        case custom(any CustomSegment)
 
         public var id: String {
             switch self {
