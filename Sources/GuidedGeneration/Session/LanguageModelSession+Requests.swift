@@ -231,8 +231,8 @@ extension LanguageModelSession {
 
     /// Answers a request as a stream of events; ending the stream early, or setting the flag,
     /// stops it.
-    func stream(_ request: Request) -> (events: AsyncThrowingStream<StreamEvent, any Error>, cancellation: CancellationFlag) {
-        let (events, continuation) = AsyncThrowingStream<StreamEvent, any Error>.makeStream()
+    func stream(_ request: Request) -> (events: AsyncThrowingStream<StreamEvent, any Swift.Error>, cancellation: CancellationFlag) {
+        let (events, continuation) = AsyncThrowingStream<StreamEvent, any Swift.Error>.makeStream()
         let cancellation = CancellationFlag()
         let transcript: Transcript
         do {

@@ -123,6 +123,18 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
             self.content = content
         }
 
+        /// A segment of content of the schema named `schemaName`, the spelling of Apple's
+        /// FoundationModels 27.
+        public init(id: String = UUID().uuidString, schemaName: String, content: GeneratedContent) {
+            self.init(id: id, source: schemaName, content: content)
+        }
+
+        /// The name of the schema the content follows: ``source``, as FoundationModels 27 names it.
+        public var schemaName: String {
+            get { source }
+            set { source = newValue }
+        }
+
         private enum CodingKeys: String, CodingKey {
             case id, source, content
         }
