@@ -102,6 +102,34 @@ struct ChapterSegment: Transcript.CustomSegment {
         #expect(again == decoded)
     }
 
+    /// An executor adds attachments and custom segments to its response; an attachment it
+    /// removes is gone, a custom segment it updates is replaced where it was.
+    @Test func anExecutorsSegmentsJoinTheResponse() async throws {
+        let image = Transcript.ImageAttachment(imageURL: URL(string: "https://example.com/chart.png")!)
+        let draft = Transcript.ImageAttachment(imageURL: URL(string: "https://example.com/draft.png")!)
+        let final = VideoSegment(id: "video-1", content: URL(string: "https://example.com/final.mp4")!)
+        let model = ReplayModel(turns: [
+            .withSegments("Here it is.", [
+                .addAttachmentSegment(.init(id: "draft", content: .image(draft))),
+                .updateCustomSegment(video),
+                .addAttachmentSegment(.init(id: "chart", content: .image(image), label: "chart")),
+                .removeAttachmentSegment(id: "draft"),
+                .updateCustomSegment(final),
+            ])
+        ])
+        let session = LanguageModelSession(model: model)
+        let response = try await session.respond(to: "Make a chart and a video.")
+        #expect(response.content == "Here it is.")
+        guard case .response(let entry) = session.transcript.last else {
+            Issue.record("no response in \(session.transcript)")
+            return
+        }
+        #expect(entry.segments.count == 3)
+        #expect(entry.segments.dropFirst().map(\.id) == ["video-1", "chart"])
+        #expect(entry.segments.last == .attachment(.init(id: "chart", content: .image(image), label: "chart")))
+        #expect(entry.segments[1] == .custom(final))
+    }
+
     @Test func instructionsTakeThemToo() {
         let instructions = Instructions {
             "Answer about the video."

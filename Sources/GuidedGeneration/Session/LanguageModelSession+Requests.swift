@@ -102,7 +102,7 @@ extension LanguageModelSession {
                 } else {
                     segment = .text(Transcript.TextSegment(content: turn.responseText))
                 }
-                record([.response(Transcript.Response(assetIDs: [], segments: [segment]))])
+                record([.response(Transcript.Response(assetIDs: [], segments: [segment] + turn.otherSegments))])
                 try await setup.run(\.onResponse)
                 succeeded = true
                 return (content, entries, usage)
