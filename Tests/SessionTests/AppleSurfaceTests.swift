@@ -93,8 +93,21 @@ import Testing
         let errors: Set<LanguageModelSession.Error> = [.concurrentRequests, .transcriptMutationWhileResponding, .concurrentRequests]
         #expect(errors.count == 2)
         #expect(errors.allSatisfy { ($0.errorDescription ?? "").hasPrefix("The ") })
+        #expect(Set(errors.map(\.debugDescription)).count == 2)
         let thrown: any Error = LanguageModelSession.Error.transcriptMutationWhileResponding
         #expect(thrown as? LanguageModelSession.Error == .transcriptMutationWhileResponding)
+    }
+
+    @Test func theSystemModelsErrorCarriesItsDescription() {
+        let error = SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "No model file."))
+        #expect(error.debugDescription == "No model file.")
+        #expect(error.errorDescription?.contains("fetch") == true)
+        let thrown: any Error = error
+        guard case .assetsUnavailable(let payload)? = thrown as? SystemLanguageModel.Error else {
+            Issue.record("not the system model's error: \(thrown)")
+            return
+        }
+        #expect(payload.debugDescription == "No model file.")
     }
 
     @Test func usageTotalsInputAndOutput() {

@@ -6,11 +6,19 @@ extension LanguageModelSession {
     /// A session here still reports a second request made while one is running as
     /// ``GenerationError/concurrentRequests(_:)``, which code written for FoundationModels 26
     /// catches; this type is here for code that catches Apple's newer spelling.
-    public enum Error: Swift.Error, LocalizedError, Hashable {
+    public enum Error: Swift.Error, LocalizedError, CustomDebugStringConvertible, Hashable {
         /// A request was made while the session was answering another.
         case concurrentRequests
         /// The transcript was changed while the session was answering a request.
         case transcriptMutationWhileResponding
+
+        /// What went wrong, for the developer.
+        public var debugDescription: String {
+            switch self {
+            case .concurrentRequests: "A request was made while the session was responding to another."
+            case .transcriptMutationWhileResponding: "The transcript was changed while the session was responding."
+            }
+        }
 
         /// What went wrong, for a person, and what to do.
         public var errorDescription: String? {
