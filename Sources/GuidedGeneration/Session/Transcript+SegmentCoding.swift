@@ -15,7 +15,8 @@ extension Transcript.Segment {
         case text, structure, attachment, custom
     }
 
-    /// The key of a case's one value.
+    /// The key of a case's one value: the layout Swift gives an enum's coding, so that
+    /// transcripts saved before custom segments existed read as they did.
     private enum ValueKeys: String, CodingKey {
         case value = "_0"
     }
