@@ -8,16 +8,8 @@ extension SystemLanguageModel {
     /// FoundationModels 26 catches; this type is here for code that catches Apple's newer
     /// spelling.
     public enum Error: Swift.Error, LocalizedError, CustomDebugStringConvertible {
-        /// The model's files are not available.
-        public struct AssetsUnavailable: Sendable {
-            /// What went wrong, for the developer.
-            public var debugDescription: String
-
-            /// Unavailable assets, described for the developer.
-            public init(debugDescription: String) {
-                self.debugDescription = debugDescription
-            }
-        }
+        /// The model's files are not available: what went wrong, for the developer.
+        public typealias AssetsUnavailable = LanguageModelSession.GenerationError.Context
 
         /// The model's files are not available (not fetched yet, or not readable).
         case assetsUnavailable(AssetsUnavailable)

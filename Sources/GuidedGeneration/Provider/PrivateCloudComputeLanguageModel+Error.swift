@@ -4,16 +4,8 @@ extension PrivateCloudComputeLanguageModel {
     /// Why a request to the server model failed, beside the errors every model reports
     /// (``LanguageModelError``): the network, the app's allowance, or the service.
     public enum Error: Swift.Error, LocalizedError, CustomDebugStringConvertible {
-        /// The server could not be reached.
-        public struct NetworkFailure: Sendable {
-            /// What went wrong, for the developer.
-            public var debugDescription: String
-
-            /// A network failure, described for the developer.
-            public init(debugDescription: String) {
-                self.debugDescription = debugDescription
-            }
-        }
+        /// The server could not be reached: what went wrong, for the developer.
+        public typealias NetworkFailure = LanguageModelSession.GenerationError.Context
 
         /// The app's allowance of requests is used up.
         public struct QuotaLimitReached: Sendable {
@@ -32,16 +24,8 @@ extension PrivateCloudComputeLanguageModel {
             }
         }
 
-        /// The service cannot answer now.
-        public struct ServiceUnavailable: Sendable {
-            /// What went wrong, for the developer.
-            public var debugDescription: String
-
-            /// An unavailable service, described for the developer.
-            public init(debugDescription: String) {
-                self.debugDescription = debugDescription
-            }
-        }
+        /// The service cannot answer now: what went wrong, for the developer.
+        public typealias ServiceUnavailable = LanguageModelSession.GenerationError.Context
 
         /// The server could not be reached.
         case networkFailure(NetworkFailure)
