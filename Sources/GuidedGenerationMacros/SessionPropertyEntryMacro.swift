@@ -4,7 +4,8 @@ import SwiftSyntaxMacros
 
 /// `@SessionPropertyEntry`: turns `var name: Type = value` in an extension of
 /// `SessionPropertyValues` into a property of the session's values, read and written through a
-/// key type `__Key_name` whose default is `value` (`nil` for an optional without one).
+/// key type `__Key_name` whose default is `value` (`nil` for an optional without one). The type
+/// may be left out when the value is a literal (`var count = 0`), as Swift infers it.
 public struct SessionPropertyEntryMacro: AccessorMacro, PeerMacro {
     /// The property's name, type and default value.
     private static func entry(of declaration: some SyntaxProtocol) throws -> (name: String, type: TypeSyntax, value: ExprSyntax) {
@@ -15,13 +16,50 @@ public struct SessionPropertyEntryMacro: AccessorMacro, PeerMacro {
             throw SessionPropertyEntryDiagnostic("notAVariable", "@SessionPropertyEntry applies to one 'var' with a name, a type and a default value")
         }
         guard let type = binding.typeAnnotation?.type.trimmed else {
-            throw SessionPropertyEntryDiagnostic("missingType", "@SessionPropertyEntry needs the type of '\(name)' written out (as in 'var \(name): Int = 0')")
+            // `var count = 0`: the type is the literal's.
+            guard let value = binding.initializer?.value.trimmed, let type = literalType(of: value) else {
+                throw SessionPropertyEntryDiagnostic(
+                    "missingType", "@SessionPropertyEntry needs the type of '\(name)' written out (as in 'var \(name): Int = 0') unless its default is a literal")
+            }
+            return (name, TypeSyntax(stringLiteral: type), value)
         }
         if let value = binding.initializer?.value.trimmed { return (name, type, value) }
         guard type.is(OptionalTypeSyntax.self) else {
             throw SessionPropertyEntryDiagnostic("missingDefault", "@SessionPropertyEntry needs a default value for '\(name)' (as in 'var \(name): \(type) = ...')")
         }
         return (name, type, "nil")
+    }
+
+    /// The type Swift gives a literal: `Int`, `Double`, `Bool` or `String`, and arrays and
+    /// dictionaries of them that are not empty (`[1, 2.5]` is `[Double]`, as Swift infers it);
+    /// `nil` for any other expression.
+    static func literalType(of value: ExprSyntax) -> String? {
+        if value.is(IntegerLiteralExprSyntax.self) { return "Int" }
+        if value.is(FloatLiteralExprSyntax.self) { return "Double" }
+        if value.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+        if value.is(StringLiteralExprSyntax.self) { return "String" }
+        if let negated = value.as(PrefixOperatorExprSyntax.self), negated.operator.text == "-" {
+            let type = literalType(of: negated.expression)
+            return type == "Int" || type == "Double" ? type : nil
+        }
+        if let array = value.as(ArrayExprSyntax.self) {
+            return commonType(of: array.elements.map(\.expression)).map { "[\($0)]" }
+        }
+        if let dictionary = value.as(DictionaryExprSyntax.self), case .elements(let elements) = dictionary.content,
+            let key = commonType(of: elements.map(\.key)), let element = commonType(of: elements.map(\.value))
+        {
+            return "[\(key): \(element)]"
+        }
+        return nil
+    }
+
+    /// The one type of literals that are not empty: their type when they all have it, `Double`
+    /// for integers and decimals together; else `nil`.
+    private static func commonType(of values: [ExprSyntax]) -> String? {
+        let types = Set(values.map(literalType(of:)))
+        guard !values.isEmpty, !types.contains(nil) else { return nil }
+        if types.count == 1 { return types.first ?? nil }
+        return types == ["Int", "Double"] ? "Double" : nil
     }
 
     public static func expansion(

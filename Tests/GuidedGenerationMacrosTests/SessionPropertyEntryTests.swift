@@ -22,8 +22,23 @@ import Testing
         #expect(expanded.contains("static var defaultValue: String? {\n        nil\n    }"), "\(expanded)")
     }
 
+    /// `var count = 0`: the key's type is the one Swift gives the literal.
     @Test(arguments: [
-        ("extension SessionPropertyValues { @SessionPropertyEntry var count = 0 }", "@SessionPropertyEntry needs the type of 'count' written out (as in 'var count: Int = 0')"),
+        ("0", "Int"), ("-3", "Int"), ("2.5", "Double"), ("-0.5", "Double"), ("true", "Bool"), (#""plain""#, "String"),
+        (#"["a", "b"]"#, "[String]"), ("[1, 2.5]", "[Double]"), ("[[1], [2]]", "[[Int]]"),
+        (#"["a": true]"#, "[String: Bool]"), (#"["a": [1, 2]]"#, "[String: [Int]]"),
+    ])
+    func aLiteralGivesItsType(value: String, type: String) {
+        let (expanded, diagnostics) = MacroExpansion.expand("extension SessionPropertyValues { @SessionPropertyEntry var count = \(value) }")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(expanded.contains("static var defaultValue: \(type) {"), "\(expanded)")
+        #expect(expanded.contains("self[__Key_count.self] = newValue"), "\(expanded)")
+    }
+
+    @Test(arguments: [
+        ("extension SessionPropertyValues { @SessionPropertyEntry var count = Int.zero }", "@SessionPropertyEntry needs the type of 'count' written out (as in 'var count: Int = 0') unless its default is a literal"),
+        ("extension SessionPropertyValues { @SessionPropertyEntry var names = [] }", "@SessionPropertyEntry needs the type of 'names' written out (as in 'var names: Int = 0') unless its default is a literal"),
+        ("extension SessionPropertyValues { @SessionPropertyEntry var mixed = [1, \"a\"] }", "@SessionPropertyEntry needs the type of 'mixed' written out (as in 'var mixed: Int = 0') unless its default is a literal"),
         ("extension SessionPropertyValues { @SessionPropertyEntry var count: Int }", "@SessionPropertyEntry needs a default value for 'count' (as in 'var count: Int = ...')"),
         ("extension SessionPropertyValues { @SessionPropertyEntry let count: Int = 0 }", "@SessionPropertyEntry applies to one 'var' with a name, a type and a default value"),
     ])

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GuidedGeneration
@@ -33,7 +34,7 @@ import Testing
         let model = PrivateCloudComputeLanguageModel()
         #expect(!model.isAvailable)
         #expect(model.availability == .unavailable(.deviceNotEligible))
-        #expect(await model.contextSize == 32_768)
+        #expect(try await model.contextSize == 32_768)
         let session = LanguageModelSession(model: model)
         await #expect {
             try await session.respond(to: "Hello")
@@ -42,5 +43,78 @@ import Testing
             return true
         }
         #expect(session.transcript.count == 0)
+    }
+
+    /// What the app's code reads of the server model: its own reasons for being unavailable,
+    /// its quota, and its errors, as Apple's code switches over them.
+    @Test func privateCloudComputeReportsQuotaAndErrorsAsApplesCodeReadsThem() {
+        let model = PrivateCloudComputeLanguageModel()
+        func reason(_ availability: PrivateCloudComputeLanguageModel.Availability) -> String {
+            switch availability {
+            case .available: "available"
+            case .unavailable(.deviceNotEligible): "device not eligible"
+            case .unavailable(.systemNotReady): "system not ready"
+            }
+        }
+        #expect(reason(model.availability) == "device not eligible")
+        #expect(reason(.unavailable(.systemNotReady)) == "system not ready")
+        #expect(!model.quotaUsage.isLimitReached)
+        guard case .belowLimit(let below) = model.quotaUsage.status else {
+            Issue.record("no request was made, so the quota is not reached")
+            return
+        }
+        #expect(!below.isApproachingLimit)
+        #expect(model.quotaUsage.resetDate == nil && model.quotaUsage.limitIncreaseSuggestion == nil)
+        let reached = PrivateCloudComputeLanguageModel.QuotaUsage(status: .limitReached(.init()), resetDate: Date(timeIntervalSince1970: 0))
+        #expect(reached.isLimitReached)
+
+        let errors: [PrivateCloudComputeLanguageModel.Error] = [
+            .networkFailure(.init(debugDescription: "offline")),
+            .quotaLimitReached(.init(resetDate: Date(timeIntervalSince1970: 60), debugDescription: "used up")),
+            .serviceUnavailable(.init(debugDescription: "down")),
+        ]
+        #expect(errors.map(\.debugDescription) == ["offline", "used up", "down"])
+        #expect(errors.allSatisfy { ($0.errorDescription ?? "").contains("Private Cloud Compute") })
+        if case .quotaLimitReached(let payload) = errors[1] {
+            #expect(payload.resetDate == Date(timeIntervalSince1970: 60) && payload.limitIncreaseSuggestion == nil)
+        }
+        let thrown: any Error = errors[2]
+        #expect((thrown as? PrivateCloudComputeLanguageModel.Error)?.debugDescription == "down")
+    }
+
+    @Test func aStructuredSegmentNamesItsSchema() {
+        var segment = Transcript.StructuredSegment(id: "s", schemaName: "Pet", content: GeneratedContent("Rex"))
+        #expect(segment.schemaName == "Pet" && segment.source == "Pet" && segment.id == "s")
+        segment.schemaName = "Cat"
+        #expect(segment == Transcript.StructuredSegment(id: "s", source: "Cat", content: GeneratedContent("Rex")))
+    }
+
+    @Test func theSessionsOwnErrorsAreDistinctAndDescribed() {
+        let errors: Set<LanguageModelSession.Error> = [.concurrentRequests, .transcriptMutationWhileResponding, .concurrentRequests]
+        #expect(errors.count == 2)
+        #expect(errors.allSatisfy { ($0.errorDescription ?? "").hasPrefix("The ") })
+        #expect(Set(errors.map(\.debugDescription)).count == 2)
+        let thrown: any Error = LanguageModelSession.Error.transcriptMutationWhileResponding
+        #expect(thrown as? LanguageModelSession.Error == .transcriptMutationWhileResponding)
+    }
+
+    @Test func theSystemModelsErrorCarriesItsDescription() {
+        let error = SystemLanguageModel.Error.assetsUnavailable(.init(debugDescription: "No model file."))
+        #expect(error.debugDescription == "No model file.")
+        #expect(error.errorDescription?.contains("fetch") == true)
+        let thrown: any Error = error
+        guard case .assetsUnavailable(let payload)? = thrown as? SystemLanguageModel.Error else {
+            Issue.record("not the system model's error: \(thrown)")
+            return
+        }
+        #expect(payload.debugDescription == "No model file.")
+    }
+
+    @Test func usageTotalsInputAndOutput() {
+        let usage = LanguageModelSession.Usage(
+            input: .init(totalTokenCount: 40, cachedTokenCount: 8), output: .init(totalTokenCount: 12, reasoningTokenCount: 5))
+        #expect(usage.totalTokenCount == 52)
+        #expect(usage.output.reasoningTokenCount == 5)
+        #expect(LanguageModelSession.Usage.zero.totalTokenCount == 0)
     }
 }

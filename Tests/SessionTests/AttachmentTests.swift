@@ -49,12 +49,7 @@ import Testing
     @Test func anUnreadableImageIsATypedError() {
         let missing = Transcript.ImageAttachment(imageURL: URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString).png"))
         let prompt = Transcript.Entry.prompt(Transcript.Prompt(segments: [.attachment(.init(content: .image(missing)))]))
-        #expect {
-            try ChatCompletionRequest.messages(of: Transcript(entries: [prompt]))
-        } throws: { error in
-            guard case LanguageModelError.unsupportedTranscriptContent = error else { return false }
-            return true
-        }
+        #expect(ChatCompletionRequest.refuses(prompt))
     }
 
     @Test func aServedModelSaysWhetherItReadsImages() {
@@ -63,10 +58,67 @@ import Testing
         #expect(OpenAICompatibleLanguageModel(baseURL: url, model: "m", supportsImages: true).capabilities.contains(.vision))
     }
 
+    /// `Attachment(imageURL:)` in a prompt builder, labelled, as Apple's code writes it: a served
+    /// model that reads images gets it as an `image_url` part; the label stays in the transcript.
+    @Test func anAttachmentInAPromptBuilderIsAnImageSegment() throws {
+        let url = URL(string: "https://example.com/cat.png")!
+        let prompt = Prompt {
+            "What is in this picture?"
+            Attachment<ImageAttachmentContent>(imageURL: url).label("image-0")
+            Attachment(data: Data([0x89, 0x50, 0x4E, 0x47]), contentType: "image/png")
+        }
+        let segments = prompt.transcriptSegments
+        #expect(segments.count == 3)
+        guard case .attachment(let first) = segments[1], case .attachment(let second) = segments[2] else {
+            Issue.record("no attachments in \(segments)")
+            return
+        }
+        #expect(first.label == "image-0" && first.content == .image(Transcript.ImageAttachment(imageURL: url)))
+        #expect(second.label == nil && second.content == .image(image))
+        let entry = Transcript.Entry.prompt(Transcript.Prompt(segments: segments))
+        let parts = try #require(try ChatCompletionRequest.messages(of: Transcript(entries: [entry])).first?["content"]?.arrayValue)
+        #expect(parts.compactMap { $0["image_url"]?["url"]?.stringValue } == ["https://example.com/cat.png", "data:image/png;base64,iVBORw=="])
+    }
+
+    /// An image in the instructions is refused by a model that reads no images, as one in a
+    /// prompt is; a served model takes images in prompts only and says so.
+    @Test func anAttachmentInTheInstructionsIsCheckedToo() async throws {
+        let instructions = Instructions {
+            "Describe pictures like this one."
+            Attachment(imageURL: URL(string: "https://example.com/style.png")!)
+        }
+        let model = ScriptedModel(replies: ["OK"])
+        let session = LanguageModelSession(model: SystemLanguageModel(backend: model), instructions: instructions)
+        await #expect {
+            try await session.respond(to: "Go.")
+        } throws: { error in
+            guard case LanguageModelError.unsupportedCapability(let refusal) = error else { return false }
+            return refusal.capability == .vision
+        }
+        #expect(model.evaluatedTokenCount == 0)
+        let entry = Transcript.Entry.instructions(Transcript.Instructions(segments: instructions.transcriptSegments, toolDefinitions: []))
+        #expect(ChatCompletionRequest.refuses(entry))
+    }
+
     @Test func attachmentsSurviveTheTranscriptsCoding() throws {
         let entry = Transcript.Entry.prompt(Transcript.Prompt(segments: [.attachment(.init(content: .image(image), label: "logo"))]))
         let transcript = Transcript(entries: [entry])
         let decoded = try JSONDecoder().decode(Transcript.self, from: JSONEncoder().encode(transcript))
         #expect(decoded == transcript)
+    }
+}
+
+extension ChatCompletionRequest {
+    /// Whether a served model's request refuses `entry` as content it cannot read
+    /// (``LanguageModelError/unsupportedTranscriptContent(_:)``).
+    static func refuses(_ entry: Transcript.Entry) -> Bool {
+        do {
+            _ = try messages(of: Transcript(entries: [entry]))
+            return false
+        } catch LanguageModelError.unsupportedTranscriptContent {
+            return true
+        } catch {
+            return false
+        }
     }
 }

@@ -160,6 +160,48 @@ import Testing
         }
     }
 
+    struct Inferred: LanguageModelSession.DynamicProfile {
+        @SessionProperty(\.promptCount) var promptCount
+        @SessionProperty(\.warmth) var warmth
+        @SessionProperty(\.isTerse) var isTerse
+        @SessionProperty(\.tone) var tone
+        @SessionProperty(\.seenTopics) var seenTopics
+        @SessionProperty(\.topicVisits) var topicVisits
+        let model: ReplayModel
+
+        var body: some DynamicProfile {
+            Profile { Instructions("Prompt \(promptCount + 1), \(tone), warmth \(warmth), terse \(isTerse).") }
+                .onPrompt {
+                    promptCount += 1
+                    warmth += 0.25
+                    isTerse.toggle()
+                    tone += "!"
+                    seenTopics.append("news")
+                    topicVisits["news", default: 0] += 1
+                }
+                .model(model)
+        }
+    }
+
+    /// Values declared with their type inferred from a literal start at it and are each
+    /// session's own.
+    @Test func valuesOfInferredTypesStartAtTheirLiterals() async throws {
+        let model = ReplayModel(turns: [.text("OK")])
+        let session = LanguageModelSession(profile: Inferred(model: model))
+        #expect(session.properties.promptCount == 0 && session.properties.tone == "plain" && session.properties.isTerse)
+        _ = try await session.respond(to: "a")
+        _ = try await session.respond(to: "b")
+        let values = session.properties
+        #expect(values.promptCount == 2)
+        #expect(values.warmth == 1.0)
+        #expect(values.isTerse)
+        #expect(values.tone == "plain!!")
+        #expect(values.seenTopics == ["weather", "news", "news"])
+        #expect(values.topicVisits == ["weather": 1, "news": 2])
+        #expect(session.transcript.first?.description == "(Instructions) Prompt 2, plain!, warmth 0.75, terse false.")
+        #expect(LanguageModelSession(profile: Inferred(model: model)).properties.promptCount == 0)
+    }
+
     @Test func theAppsOwnValuesAreTheSessionsOwn() async throws {
         let model = ReplayModel(turns: [.text("OK")])
         let first = LanguageModelSession(profile: Counting(model: model))
@@ -177,4 +219,11 @@ import Testing
 extension SessionPropertyValues {
     @SessionPropertyEntry var requestCount: Int = 0
     @SessionPropertyEntry var lastTopic: String?
+    // Types inferred from literals, as Apple's macro takes them.
+    @SessionPropertyEntry var promptCount = 0
+    @SessionPropertyEntry var warmth = 0.5
+    @SessionPropertyEntry var isTerse = true
+    @SessionPropertyEntry var tone = "plain"
+    @SessionPropertyEntry var seenTopics = ["weather"]
+    @SessionPropertyEntry var topicVisits = ["weather": 1]
 }

@@ -21,6 +21,9 @@ struct ReplayModel: LanguageModel {
         case failure(LanguageModelError)
         /// Reasoning in two pieces, then a replacement of it and a signature, then the text.
         case reasoned(String)
+        /// The text, then segments of other kinds: attachments added and removed, custom
+        /// segments added and updated.
+        case withSegments(String, [LanguageModelExecutorGenerationChannel.Response.Action])
     }
 
     let turns: [Turn]
@@ -73,6 +76,9 @@ struct ReplayExecutor: LanguageModelExecutor {
             await channel.send(.reasoning(action: .replaceTextSegment("Two and two make four.", segmentID: "r", tokenCount: 2)))
             await channel.send(.reasoning(action: .updateSignature(Data([1, 2, 3]), tokenCount: 0)))
             await channel.send(.response(action: .appendText(text, tokenCount: 1)))
+        case .withSegments(let text, let actions):
+            await channel.send(.response(action: .appendText(text, tokenCount: 1)))
+            for action in actions { await channel.send(.response(action: action)) }
         }
         let reasoning = if case .reasoned = model.turns[min(index, model.turns.count - 1)] { 5 } else { 0 }
         await channel.send(.response(action: .updateUsage(input: .init(totalTokenCount: 40, cachedTokenCount: 8), output: .init(totalTokenCount: 12, reasoningTokenCount: reasoning))))

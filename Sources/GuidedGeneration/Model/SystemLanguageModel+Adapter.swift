@@ -25,7 +25,7 @@ extension SystemLanguageModel {
     /// mismatch fails the first request as the model's loading does.
     public struct Adapter: Sendable {
         /// Why an adapter cannot be made.
-        public enum AssetError: Error, LocalizedError, Sendable {
+        public enum AssetError: Swift.Error, LocalizedError, Sendable {
             /// The file is not a LoRA adapter in GGUF, or is damaged.
             case invalidAsset(Context)
             /// The name holds characters an adapter's name cannot.

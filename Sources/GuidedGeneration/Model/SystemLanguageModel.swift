@@ -119,7 +119,7 @@ public final class SystemLanguageModel: Sendable {
     /// request; `progress` receives lines to show a person waiting.
     /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)``.
     public func load(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Swift.Error>) in
             Thread.detachNewThread { [self] in
                 continuation.resume(with: Result { _ = try runtime(progress: progress) })
             }

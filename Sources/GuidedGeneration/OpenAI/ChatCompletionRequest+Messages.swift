@@ -107,6 +107,9 @@ extension ChatCompletionRequest {
                     .init(unsupportedContent: [entry], debugDescription: "Custom segments are for custom models; a served model does not read them."))
             }
             switch entry {
+            case .instructions(let instructions) where !instructions.segments.attachments.isEmpty:
+                throw LanguageModelError.unsupportedTranscriptContent(
+                    .init(unsupportedContent: [entry], debugDescription: "A served model reads images in prompts only; move the attachment from the instructions to a prompt."))
             case .instructions(let instructions):
                 // The tools go in `tools`; the system message keeps the instructions' text.
                 let text = [instructions.segments.text, description ?? ""].filter { !$0.isEmpty }.joined(separator: "\n\n")

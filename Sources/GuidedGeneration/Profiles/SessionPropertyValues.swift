@@ -64,7 +64,8 @@ public final class SessionPropertyValues: Sendable {
 }
 
 /// Declares a value of ``SessionPropertyValues``, in an extension of it: `@SessionPropertyEntry
-/// var name: Type = defaultValue` (an optional may leave its default out, `nil`).
+/// var name: Type = defaultValue` (an optional may leave its default out, `nil`; a literal
+/// default may leave the type out, as in `var count = 0`).
 @attached(accessor)
 @attached(peer, names: prefixed(__Key_))
 public macro SessionPropertyEntry() = #externalMacro(module: "GuidedGenerationMacros", type: "SessionPropertyEntryMacro")

@@ -8,6 +8,8 @@ package struct ChannelTurn {
 
     /// The response's segments, in order, each with its text.
     package private(set) var segments: [(id: String, text: String)] = []
+    /// The response's attachments and custom segments, in the order they came.
+    package private(set) var otherSegments: [Transcript.Segment] = []
     /// The reasoning's segments, in order, each with its text.
     private var reasoningSegments: [(id: String, text: String)] = []
     private var reasoningSignature: Data?
@@ -62,6 +64,13 @@ package struct ChannelTurn {
             case .replaceTextSegment(let replacement):
                 fragmentTokens += replacement.tokenCount
                 return try replace(replacement.content, in: replacement.segmentID)
+            case .addAttachmentSegment(let segment):
+                otherSegments.append(.attachment(segment))
+            case .removeAttachmentSegment(let id):
+                otherSegments.removeAll { if case .attachment(let segment) = $0 { segment.id == id } else { false } }
+            case .updateCustomSegment(let segment):
+                let index = otherSegments.firstIndex { if case .custom(let other) = $0 { other.id == segment.id } else { false } }
+                if let index { otherSegments[index] = .custom(segment) } else { otherSegments.append(.custom(segment)) }
             case .updateUsage(let usage):
                 usages["response"] = usage
             case .updateMetadata:

@@ -57,6 +57,9 @@ extension LanguageModelExecutorGenerationChannel {
             enum Storage: Sendable {
                 case appendText(TextFragment)
                 case replaceTextSegment(TextSegmentReplacement)
+                case addAttachmentSegment(Transcript.AttachmentSegment)
+                case removeAttachmentSegment(id: String)
+                case updateCustomSegment(any Transcript.CustomSegment)
                 case updateMetadata([String: GeneratedContent])
                 case updateUsage(Usage)
             }
@@ -71,6 +74,23 @@ extension LanguageModelExecutorGenerationChannel {
             /// The whole text of a segment, replacing what it held.
             public static func replaceTextSegment(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
                 Action(storage: .replaceTextSegment(TextSegmentReplacement(content: text, tokenCount: tokenCount, segmentID: segmentID)))
+            }
+
+            /// An attachment the model produced, added to the response (always added: to replace
+            /// one, remove it first).
+            public static func addAttachmentSegment(_ segment: Transcript.AttachmentSegment) -> Action {
+                Action(storage: .addAttachmentSegment(segment))
+            }
+
+            /// Removes the attachment of the response whose id is `id`.
+            public static func removeAttachmentSegment(id: String) -> Action {
+                Action(storage: .removeAttachmentSegment(id: id))
+            }
+
+            /// A segment of the app's own kind in the response: added, or put in the place of the
+            /// one with the same id.
+            public static func updateCustomSegment(_ segment: some Transcript.CustomSegment) -> Action {
+                Action(storage: .updateCustomSegment(segment))
             }
 
             /// The entry's metadata, replacing what it held.

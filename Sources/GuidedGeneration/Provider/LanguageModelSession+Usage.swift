@@ -4,7 +4,9 @@ extension LanguageModelSession {
     public struct Usage: Sendable, Equatable {
         /// What the model read.
         public struct Input: Sendable, Equatable {
+            /// The tokens of the transcript the model read.
             public var totalTokenCount: Int
+            /// How many of those were served from a cache (at most ``totalTokenCount``).
             public var cachedTokenCount: Int
 
             public init(totalTokenCount: Int, cachedTokenCount: Int) {
@@ -15,7 +17,9 @@ extension LanguageModelSession {
 
         /// What the model wrote.
         public struct Output: Sendable, Equatable {
+            /// The tokens the model wrote.
             public var totalTokenCount: Int
+            /// How many of those were reasoning (at most ``totalTokenCount``).
             public var reasoningTokenCount: Int
 
             public init(totalTokenCount: Int, reasoningTokenCount: Int) {
@@ -24,8 +28,13 @@ extension LanguageModelSession {
             }
         }
 
+        /// What the model read.
         public var input: Input
+        /// What the model wrote.
         public var output: Output
+        /// Every token of the request, read or written: `input.totalTokenCount +
+        /// output.totalTokenCount`.
+        public var totalTokenCount: Int { input.totalTokenCount + output.totalTokenCount }
         /// What the model reported beside the counts.
         public var metadata: [String: GeneratedContent]
 

@@ -21,14 +21,18 @@ public final class PrivateCloudComputeLanguageModel: LanguageModel {
     public init() {}
 
     /// Always unavailable here: this platform has no connection to Private Cloud Compute.
-    public var availability: SystemLanguageModel.Availability { .unavailable(.deviceNotEligible) }
+    public var availability: Availability { .unavailable(.deviceNotEligible) }
+
+    /// How much of the app's allowance of requests is used: below the limit here, where no
+    /// request ever reaches the server.
+    public var quotaUsage: QuotaUsage { QuotaUsage(status: .belowLimit(.init(isApproachingLimit: false))) }
 
     /// Whether the model can be used: never here.
     public var isAvailable: Bool { false }
 
     /// The context the server model has, in tokens (32,768, as Apple documents it).
     public var contextSize: Int {
-        get async { 32_768 }
+        get async throws { 32_768 }
     }
 
     /// What the server model can do, as Apple documents it; a session checks availability

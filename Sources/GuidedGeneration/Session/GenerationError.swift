@@ -2,7 +2,7 @@ import Foundation
 
 extension LanguageModelSession {
     /// Why a response could not be generated.
-    public enum GenerationError: Error, LocalizedError, Sendable {
+    public enum GenerationError: Swift.Error, LocalizedError, Sendable {
         /// What happened, for people reading logs.
         public struct Context: Sendable {
             /// A description of what happened.

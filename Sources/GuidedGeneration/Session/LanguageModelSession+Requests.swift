@@ -102,7 +102,7 @@ extension LanguageModelSession {
                 } else {
                     segment = .text(Transcript.TextSegment(content: turn.responseText))
                 }
-                record([.response(Transcript.Response(assetIDs: [], segments: [segment]))])
+                record([.response(Transcript.Response(assetIDs: [], segments: [segment] + turn.otherSegments))])
                 try await setup.run(\.onResponse)
                 succeeded = true
                 return (content, entries, usage)
@@ -149,9 +149,7 @@ extension LanguageModelSession {
             throw LanguageModelError.unsupportedCapability(
                 .init(capability: .toolCalling, debugDescription: "The model does not call tools; make the session without them, or disallow tool calling."))
         }
-        let attached = transcript.contains { entry in
-            if case .prompt(let prompt) = entry { !prompt.segments.attachments.isEmpty } else { false }
-        }
+        let attached = transcript.contains { !$0.segments.attachments.isEmpty }
         if attached, !model.capabilities.contains(.vision) {
             throw LanguageModelError.unsupportedCapability(
                 .init(capability: .vision, debugDescription: "The model does not read images; leave the attachment out, or use a model that does."))
@@ -233,8 +231,8 @@ extension LanguageModelSession {
 
     /// Answers a request as a stream of events; ending the stream early, or setting the flag,
     /// stops it.
-    func stream(_ request: Request) -> (events: AsyncThrowingStream<StreamEvent, any Error>, cancellation: CancellationFlag) {
-        let (events, continuation) = AsyncThrowingStream<StreamEvent, any Error>.makeStream()
+    func stream(_ request: Request) -> (events: AsyncThrowingStream<StreamEvent, any Swift.Error>, cancellation: CancellationFlag) {
+        let (events, continuation) = AsyncThrowingStream<StreamEvent, any Swift.Error>.makeStream()
         let cancellation = CancellationFlag()
         let transcript: Transcript
         do {

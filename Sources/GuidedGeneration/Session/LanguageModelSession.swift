@@ -208,6 +208,7 @@ extension PromptSegment {
         case .text(let text): .text(Transcript.TextSegment(content: text))
         case .structure(let content): .structure(Transcript.StructuredSegment(source: "prompt", content: content))
         case .attachment(let segment): .attachment(segment)
+        case .custom(let segment): .custom(segment)
         }
     }
 }

@@ -14,7 +14,7 @@ extension LanguageModelSession {
     /// that iterates, stops it.
     public struct ResponseStream<Content: Generable>: AsyncSequence {
         public typealias Element = Snapshot
-        public typealias Failure = any Error
+        public typealias Failure = any Swift.Error
 
         /// The content so far.
         public struct Snapshot {
@@ -27,23 +27,23 @@ extension LanguageModelSession {
             public var usage: Usage
         }
 
-        let events: AsyncThrowingStream<StreamEvent, any Error>
+        let events: AsyncThrowingStream<StreamEvent, any Swift.Error>
         /// Stops the generation behind the stream.
         let cancellation: CancellationFlag?
 
-        init(events: AsyncThrowingStream<StreamEvent, any Error>, cancellation: CancellationFlag? = nil) {
+        init(events: AsyncThrowingStream<StreamEvent, any Swift.Error>, cancellation: CancellationFlag? = nil) {
             self.events = events
             self.cancellation = cancellation
         }
 
         /// The stream of a running generation.
-        init(_ generation: (events: AsyncThrowingStream<StreamEvent, any Error>, cancellation: CancellationFlag)) {
+        init(_ generation: (events: AsyncThrowingStream<StreamEvent, any Swift.Error>, cancellation: CancellationFlag)) {
             self.init(events: generation.events, cancellation: generation.cancellation)
         }
 
         /// A stream that gives one complete content at once.
         init(content: GeneratedContent, transcriptEntries: [Transcript.Entry]) {
-            let (events, continuation) = AsyncThrowingStream<StreamEvent, any Error>.makeStream()
+            let (events, continuation) = AsyncThrowingStream<StreamEvent, any Swift.Error>.makeStream()
             continuation.yield(.snapshot(content, .zero))
             continuation.yield(.finished(transcriptEntries, .zero))
             continuation.finish()
@@ -51,8 +51,8 @@ extension LanguageModelSession {
         }
 
         /// A stream that fails at once.
-        init(error: any Error) {
-            let (events, continuation) = AsyncThrowingStream<StreamEvent, any Error>.makeStream()
+        init(error: any Swift.Error) {
+            let (events, continuation) = AsyncThrowingStream<StreamEvent, any Swift.Error>.makeStream()
             continuation.finish(throwing: error)
             self.init(events: events)
         }
@@ -63,7 +63,7 @@ extension LanguageModelSession {
 
         /// Reads the snapshots of a response.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            var events: AsyncThrowingStream<StreamEvent, any Error>.AsyncIterator
+            var events: AsyncThrowingStream<StreamEvent, any Swift.Error>.AsyncIterator
             /// Stops the generation when the iterator is dropped (a loop left early).
             let reader: StreamReader
 

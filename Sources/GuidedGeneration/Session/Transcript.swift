@@ -77,7 +77,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
         /// Content attached to a prompt, such as an image.
         case attachment(AttachmentSegment)
         /// Content of the app's own kind, for a custom ``LanguageModel`` that reads it.
-        case custom(CustomSegment)
+        case custom(any CustomSegment)
 
         public var id: String {
             switch self {
@@ -121,6 +121,18 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
             self.id = id
             self.source = source
             self.content = content
+        }
+
+        /// A segment of content of the schema named `schemaName`, the spelling of Apple's
+        /// FoundationModels 27.
+        public init(id: String = UUID().uuidString, schemaName: String, content: GeneratedContent) {
+            self.init(id: id, source: schemaName, content: content)
+        }
+
+        /// The name of the schema the content follows: ``source``, as FoundationModels 27 names it.
+        public var schemaName: String {
+            get { source }
+            set { source = newValue }
         }
 
         private enum CodingKeys: String, CodingKey {

@@ -4,7 +4,7 @@ extension LanguageModelSession {
     /// The model kept calling tools without answering: it had called them in as many turns as
     /// ``LanguageModelSession/maximumToolRounds`` allows. The transcript is as it was before the
     /// request.
-    public struct ToolRoundLimitError: Error, LocalizedError {
+    public struct ToolRoundLimitError: Swift.Error, LocalizedError {
         /// The number of turns with tool calls that the session allowed.
         public var limit: Int
         /// The calls the model made, turn by turn.
