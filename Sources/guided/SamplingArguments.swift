@@ -10,9 +10,9 @@ enum SamplingArguments {
                    --dry-multiplier X, --dry-base X, --dry-allowed-length N, --dry-penalty-last-n N,
                    --dry-sequence-breaker S (repeatable), --min-p P, --logit-bias TOKEN(+|-)BIAS
                    (repeatable; -inf rules the token out): stages of the sampling chain, each
-                   off unless given; --preset small-model|faithful: a repetition penalty, DRY
+                   off unless given; --preset small-model|dry|faithful: a repetition penalty, DRY
                    and min-p where the schema leaves the text free (SmolLM2's default),
-                   or none (every other model's); --layout compact|indented|free;
+                   DRY alone there, or none (every other model's); --layout compact|indented|free;
                    --no-fast-forward: the model writes the text the schema forces too
         """
 

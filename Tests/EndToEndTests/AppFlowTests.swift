@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// App flows on the default model as their users run them: the code-along's trip planner,
-/// streamed with its tool.
+/// streamed with its tool, and a prompt in Korean at the default sampling, whose answer ends by
+/// itself.
 @Suite(.serialized) struct AppFlowTests {
     @Test func theTripPlannerStreamsAnItinerary() async throws {
         _ = try requireModel()
@@ -19,5 +20,17 @@ import TestSupport
         #expect(itinerary.days.count == 3)
         #expect(itinerary.days.allSatisfy { $0.activities.count == 3 })
         #expect(!itinerary.title.isEmpty)
+    }
+
+    /// Apple's cat profile asked in Korean, at the default chain (nucleus 0.9 at temperature 0.7,
+    /// the model's preset), seeded so that every run is the same, and greedy: each answer ends by
+    /// itself with an age in range.
+    @Test(arguments: [GenerationOptions(sampling: .greedy)] + (1...3).map { GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: $0)) })
+    func aCatProfileFromAKoreanPrompt(options: GenerationOptions) async throws {
+        let session = LanguageModelSession(model: try requireModel())
+        let response = try await session.respond(to: "보호소에 있는 고양이의 프로필을 만들어 주세요.", generating: ShelterCat.self, options: options)
+        #expect((0...20).contains(response.content.age))
+        #expect(!response.content.name.isEmpty && !response.content.profile.isEmpty)
+        #expect(session.statistics?.isTruncated == false)
     }
 }

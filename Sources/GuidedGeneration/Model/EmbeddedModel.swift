@@ -38,10 +38,20 @@ struct EmbeddedModel: LanguageModelBackend {
         let file = try GGUFFile(path: modelPath)
         let template = try templateName.map { name throws(ChatTemplate.UnknownTemplateError) in try ChatTemplate(named: name) }
             ?? ChatTemplate(file: file)
-        // SmolLM2-135M, of 135M parameters, loops without the small-model preset.
         return try LoadedEmbeddedModel(
             model: LlamaModel(file: file, threadCount: threadCount, adapter: adapter), tokenizer: makeTokenizer(file: file), template: template,
-            sampling: RecommendedSampling(file: file), samplingPreset: knownModel == .smolLM2 ? .smallModel : nil)
+            sampling: RecommendedSampling(file: file), samplingPreset: Self.preset(of: knownModel))
+    }
+
+    /// The sampling preset a known model gets by default, chosen by measurement (Benchmarks/README.md,
+    /// "Sampled answers on the 0.5B model"): SmolLM2-135M, of 135M parameters, loops without the
+    /// small-model preset; Qwen2.5-Coder-0.5B's sentences loop in long strings without DRY.
+    static func preset(of model: KnownModel?) -> SamplingPreset? {
+        switch model {
+        case .smolLM2?: .smallModel
+        case .qwen25Coder05B?: .dry
+        default: nil
+        }
     }
 }
 

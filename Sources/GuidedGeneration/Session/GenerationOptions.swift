@@ -74,7 +74,8 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     public var samplingSettings: SamplingSettings?
     /// A named set of sampling settings that fills in what ``samplingSettings`` leaves unset,
     /// where the grammar leaves the characters free; `nil` for the model's default (none, but
-    /// ``SamplingPreset/smallModel`` on SmolLM2-135M-Instruct).
+    /// ``SamplingPreset/smallModel`` on SmolLM2-135M-Instruct and ``SamplingPreset/dry`` on the
+    /// default model, Qwen2.5-Coder-0.5B-Instruct).
     public var samplingPreset: SamplingPreset?
     /// How structured answers are laid out; `nil` for the model's layout.
     public var jsonLayout: JSONLayout?
