@@ -3,10 +3,13 @@ import GuidedGeneration
 import PartialJSON
 
 /// `guided generate --schema FILE ... PROMPT` and `guided respond ... PROMPT`: answers a prompt on
-/// the model, as a value of the schema printed as compact JSON, or as text.
+/// the model, as a value of the schema printed as compact JSON, or as text; `guided generate`
+/// with `--regex`, `--choice` or `--grammar` writes text that follows that grammar.
 struct GenerateCommand {
-    /// The schema file; `nil` for a text answer (`respond`).
+    /// The schema file; `nil` for a text answer (`respond`, or a text grammar).
     var schemaPath: String?
+    /// The grammar of a text answer (`--regex`, `--choice`, `--grammar`).
+    var textGrammar: TextGrammar?
     var prompt: String
     var instructions: String?
     /// A GGUF file, or with ``endpoint`` the name of the served model.
@@ -38,9 +41,21 @@ struct GenerateCommand {
         }
         var k: Int?
         var p: Double?
+        var choices: [String] = []
+        var grammarOptions: Set<String> = []
         while let argument = remaining.popFirst() {
             switch argument {
             case "--schema" where needsSchema: schemaPath = try value(argument)
+            case "--regex" where needsSchema:
+                textGrammar = .regex(try value(argument))
+                grammarOptions.insert(argument)
+            case "--choice" where needsSchema:
+                choices.append(try value(argument))
+                textGrammar = .choices(choices)
+                grammarOptions.insert(argument)
+            case "--grammar" where needsSchema:
+                textGrammar = .gbnf(try Self.read(try value(argument)))
+                grammarOptions.insert(argument)
             case "--instructions": instructions = try value(argument)
             case "--model": modelPath = try value(argument)
             case "--chat-template": chatTemplate = try value(argument)
@@ -87,7 +102,18 @@ struct GenerateCommand {
         default: if let seed { options.sampling = .random(probabilityThreshold: 0.9, seed: seed) }
         }
         guard let prompt else { throw .usage("missing PROMPT") }
-        if needsSchema, schemaPath == nil { throw .usage("generate needs --schema FILE") }
+        if needsSchema, (schemaPath == nil ? 0 : 1) + grammarOptions.count != 1 {
+            throw .usage("generate needs one of --schema FILE, --regex R, --choice A (repeated), --grammar FILE.gbnf")
+        }
+        if let textGrammar {
+            if isLenient { throw .usage("--lenient goes with --schema") }
+            do {
+                _ = try textGrammar.compiled()
+            } catch {
+                throw .unsupportedSchema("the grammar cannot be enforced: \(error)")
+            }
+            options.textGrammar = textGrammar
+        }
         if endpoint != nil, modelPath == nil { throw .usage("--endpoint needs --model NAME, the served model") }
         self.prompt = prompt
     }
@@ -156,13 +182,17 @@ struct GenerateCommand {
         }
     }
 
-    private static func readSchema(_ path: String, lenient: Bool) throws(CommandError) -> GenerationSchema {
-        let text: String
+    /// The text of the file at `path`.
+    private static func read(_ path: String) throws(CommandError) -> String {
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            return try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw .unreadable("cannot read \(path): \(error.localizedDescription)")
         }
+    }
+
+    private static func readSchema(_ path: String, lenient: Bool) throws(CommandError) -> GenerationSchema {
+        let text = try read(path)
         do {
             return try GenerationSchema(jsonSchema: try JSONValue(parsing: text), lenient: lenient)
         } catch {

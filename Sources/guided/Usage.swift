@@ -11,6 +11,10 @@ enum Usage {
               on a line of its own, --stats the speed and the time to the first snapshot.
               --lenient         leave out of the grammar what cannot be enforced while generating
                                 and check the final value against the whole schema instead
+          generate --regex R | --choice A [--choice B ...] | --grammar FILE.gbnf [options] PROMPT
+              Answer PROMPT with text that the whole regular expression R matches (the subset
+              JSON Schema patterns use), that is one of the choices, or that the GBNF grammar
+              in FILE (llama.cpp's format, from its root rule) accepts; on the local model only.
           respond [options] PROMPT
               Answer PROMPT with text (on a terminal, as it is written).
           options: --instructions TEXT, --model GGUF|NAME (a file, or a model fetch-model knows),

@@ -41,6 +41,30 @@ import TestSupport
         }
     }
 
+    /// `--choice`, `--regex` and `--grammar` write text that follows the grammar; a grammar that
+    /// cannot be enforced is refused before the model runs, naming its rule, line and column.
+    @Test func textGrammarsShapeTheAnswer() throws {
+        _ = try requireTinyModel()
+        let guided = Self.executable.path
+        try #require(FileManager.default.isExecutableFile(atPath: guided), "build guided first")
+        let generate = "'\(guided)' generate --greedy --model smollm2-135m-instruct"
+        let colour = try Self.output(of: "\(generate) --choice red --choice green --choice blue 'What colour is the sky?' 2>/dev/null")
+        #expect(["red\n", "green\n", "blue\n"].contains(colour), "\(colour.debugDescription)")
+        let phone = try Self.output(of: "\(generate) --regex '[0-9]{3}-[0-9]{4}' 'Write a phone number.' 2>/dev/null")
+        #expect(phone.wholeMatch(of: /[0-9]{3}-[0-9]{4}\n/) != nil, "\(phone.debugDescription)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("guided-grammar-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let grammar = folder.appendingPathComponent("answer.gbnf")
+        try Data("root ::= \"The answer is \" number \".\"\nnumber ::= [0-9]+\n".utf8).write(to: grammar)
+        let answer = try Self.output(of: "\(generate) --grammar '\(grammar.path)' 'What is 6 times 7?' 2>/dev/null")
+        #expect(answer.wholeMatch(of: /The answer is [0-9]+\.\n/) != nil, "\(answer.debugDescription)")
+        let leftRecursive = folder.appendingPathComponent("left.gbnf")
+        try Data("root ::= list\nlist ::= list \",\" [a-z]\n".utf8).write(to: leftRecursive)
+        let refusal = try Self.output(of: "\(generate) --grammar '\(leftRecursive.path)' 'List letters.' 2>&1; echo \" $?\"")
+        #expect(refusal.contains("line 2, column 1: rule 'list' refers to itself") && refusal.hasSuffix(" 5\n"), "\(refusal)")
+    }
+
     @Test func onATerminalTheValueGrowsInPlaceAndEndsAsThePipedLine() throws {
         _ = try requireTinyModel()
         let guided = Self.executable.path

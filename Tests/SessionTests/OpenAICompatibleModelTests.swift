@@ -57,6 +57,20 @@ import Testing
         #expect(required["tool_choice"]?.stringValue == "required" && required["top_k"]?.numberValue?.description == "5")
     }
 
+    /// A served model is not sent a text grammar: the request is refused before it is sent,
+    /// rather than answered without the grammar.
+    @Test func aTextGrammarIsRefusedRatherThanIgnored() async throws {
+        var options = GenerationOptions()
+        options.textGrammar = .regex("[0-9]+")
+        let model = OpenAICompatibleLanguageModel(baseURL: try #require(URL(string: "http://127.0.0.1:9/v1")), model: "m")
+        await #expect {
+            try await LanguageModelSession(model: model).respond(to: "A number", options: options)
+        } throws: { error in
+            guard case LanguageModelSession.GenerationError.unsupportedGuide(let context) = error else { return false }
+            return context.debugDescription.contains("text grammars")
+        }
+    }
+
     @Test func theEventStreamIsReadWhateverItsPieces() throws {
         let stream = """
             : a comment\r

@@ -1,6 +1,8 @@
 import PartialJSON
 
-/// A JSON Schema compiled into a grammar over bytes, ready to drive ``GrammarMatcher``s.
+/// A grammar over bytes, ready to drive ``GrammarMatcher``s: a JSON Schema compiled, or one of
+/// the other front ends (``init(regex:options:)``, ``init(choices:options:)``,
+/// ``init(gbnf:options:)``), all compiled to the same automaton.
 ///
 /// Compile once and create a matcher per generation; a grammar can be shared between threads.
 /// Its matchers pass on the automaton states and token masks they build: the grammar gets faster
@@ -14,7 +16,8 @@ public struct CompiledGrammar: Sendable {
     let shelf = AutomatonShelf()
     /// The options it was compiled with.
     public let options: CompileOptions
-    /// The draft the document was read as: the one its `$schema` names, else 2020-12.
+    /// The draft the document was read as: the one its `$schema` names, else 2020-12 (for a
+    /// grammar that is not a JSON Schema, the options' ``CompileOptions/defaultDraft``).
     public let draft: SchemaDraft
     /// The keywords read as annotations because the draft's vocabulary does not define them
     /// (`x-kubernetes-group`, `readonly`, a misspelt `minlength`), and `format` values that are
@@ -45,17 +48,47 @@ public struct CompiledGrammar: Sendable {
     private init(document: JSONValue, options: CompileOptions) throws(SchemaError) {
         try SchemaCost.check(document, budget: options.stateBudget)
         var compiler = SchemaCompiler(document: document, options: options)
-        templates = try compiler.compileAll()
+        self.init(
+            templates: try compiler.compileAll(), options: options, draft: compiler.document.draft,
+            ignoredKeywords: compiler.annotations, droppedKeywords: compiler.dropped)
+        // A root that only leads into definitions that accept nothing accepts nothing.
+        guard acceptsSomeText else {
+            throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
+        }
+    }
+
+    /// A grammar of `templates`, the root's first, then those it calls.
+    init(
+        templates: [GrammarTemplate], options: CompileOptions, draft: SchemaDraft? = nil, ignoredKeywords: [String] = [],
+        droppedKeywords: [String] = []
+    ) {
+        self.templates = templates
         pool = TemplatePool(templates: templates)
         classes = ByteClasses(templates: templates)
         self.options = options
-        draft = compiler.document.draft
-        ignoredKeywords = compiler.annotations
-        droppedKeywords = compiler.dropped
-        // A root that only leads into definitions that accept nothing accepts nothing.
-        guard LazyDFA(pool: pool, classes: classes, maximumCallDepth: options.maximumReferenceDepth, plainTextLimit: 0).start >= 0 else {
-            throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
+        self.draft = draft ?? options.defaultDraft
+        self.ignoredKeywords = ignoredKeywords
+        self.droppedKeywords = droppedKeywords
+    }
+
+    /// A grammar of one template that `build` makes within the state budget; refused when it
+    /// accepts no text, as `what` says.
+    init(options: CompileOptions, acceptingNothing what: String, building build: (inout NFABuilder) throws(SchemaError) -> Fragment) throws(GrammarError) {
+        var builder = NFABuilder(stateBudget: options.stateBudget)
+        let fragment: Fragment
+        do {
+            fragment = try build(&builder)
+        } catch {
+            throw GrammarError(building: error)
         }
+        self.init(templates: [GrammarTemplate(nfa: CompactNFA(builder.nfa), start: fragment.start, end: fragment.end)], options: options)
+        guard acceptsSomeText else { throw .acceptsNothing(what) }
+    }
+
+    /// Whether some text can start: the root does not only lead into definitions that accept
+    /// nothing.
+    var acceptsSomeText: Bool {
+        LazyDFA(pool: pool, classes: classes, maximumCallDepth: options.maximumReferenceDepth, plainTextLimit: 0).start >= 0
     }
 
     /// The number of NFA states in the templates, a measure of the grammar's size.

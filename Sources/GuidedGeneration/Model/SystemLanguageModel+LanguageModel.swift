@@ -26,10 +26,21 @@ extension SystemLanguageModel: LanguageModel {
         public init(configuration: Configuration) {}
 
         /// The grammar of a request's turn: its answer's schema, or the tool-turn format with
-        /// the enabled tools; `nil` for free text.
+        /// the enabled tools, or the text grammar of its options; `nil` for free text.
         private static func grammar(of request: LanguageModelExecutorGenerationRequest, runtime: ModelRuntime) throws -> CompiledGrammar? {
             let mode = request.generationOptions.toolCallingMode?.kind
             let tools = request.enabledToolDefinitions.isEmpty ? nil : (mode == .disallowed ? [] : request.enabledToolDefinitions)
+            if let textGrammar = request.generationOptions.textGrammar {
+                guard request.schema == nil, tools == nil else {
+                    throw LanguageModelSession.GenerationError.unsupportedGuide(
+                        .init(debugDescription: "A text grammar applies to a text answer: give it without a schema and without tools."))
+                }
+                do {
+                    return try textGrammar.compiled()
+                } catch {
+                    throw LanguageModelSession.GenerationError.unsupportedGuide(.init(debugDescription: "The grammar cannot be enforced: \(error)"))
+                }
+            }
             return try LanguageModelSession.grammar(
                 answer: request.schema, tools: tools, requiresCall: mode == .required, layout: request.generationOptions.jsonLayout, runtime: runtime)
         }

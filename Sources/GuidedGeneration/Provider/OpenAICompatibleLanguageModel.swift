@@ -72,6 +72,10 @@ public struct OpenAICompatibleLanguageModel: LanguageModel {
             to request: LanguageModelExecutorGenerationRequest, model: OpenAICompatibleLanguageModel,
             streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
+            guard request.generationOptions.textGrammar == nil else {
+                throw LanguageModelSession.GenerationError.unsupportedGuide(
+                    .init(debugDescription: "A served model is not sent text grammars (regex, choices, GBNF): use the local model."))
+            }
             var http = URLRequest(url: model.baseURL.appendingPathComponent("chat/completions"))
             http.httpMethod = "POST"
             http.timeoutInterval = model.timeout

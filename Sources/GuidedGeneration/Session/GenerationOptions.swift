@@ -83,6 +83,11 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     /// (tokenized canonically); `nil` for yes. With `false` the model writes every token, as
     /// llama.cpp does, choosing among the tokens that spell the forced text.
     public var fastForwardsForcedText: Bool?
+    /// The grammar a text answer follows (a request without a schema); `nil` for free text. Only
+    /// the local model enforces it: a served model refuses the request. Like a structured answer,
+    /// a text that the grammar does not let end within ``maximumResponseTokens`` fails with
+    /// ``LanguageModelSession/GenerationError/decodingFailure(_:)``.
+    public var textGrammar: TextGrammar?
 
     /// Creates options; `nil` leaves a setting at its default.
     public init(

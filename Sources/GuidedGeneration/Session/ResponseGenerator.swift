@@ -21,6 +21,9 @@ struct ResponseGenerator {
     let answerIsText: Bool
     let options: GenerationOptions
     let cancellation: CancellationFlag
+    /// Whether the text is JSON: the grammar is a schema's or a tool turn's, not a text grammar
+    /// (``GenerationOptions/textGrammar``).
+    var readsJSON: Bool { grammar != nil && (isToolTurn || !answerIsText) }
     /// Called after each token with the bytes of the response that no later step can take back
     /// (a text answer or a value; never in a tool turn), for those who stream the raw text, and
     /// the number of response tokens written so far.
@@ -158,7 +161,7 @@ private final class Turn {
         self.started = started
         self.onSnapshot = onSnapshot
         chain = generator.makeChain()
-        text = TextAccumulator(json: generator.grammar != nil)
+        text = TextAccumulator(json: generator.readsJSON)
         mask = TokenBitset(capacity: generator.runtime.vocabulary.count)
     }
 
@@ -274,7 +277,7 @@ private final class Turn {
         unevaluated = tokens
         for token in tokens { try text.append(runtime.model.tokenBytes[Int(token)]) }
         try report()
-        guard generator.grammar != nil else { return }
+        guard generator.readsJSON else { return }
         for token in tokens {
             if let loop = repetitionWatch.append(token) {
                 throw Stop.repetition(unit: String(decoding: loop.unit.flatMap { runtime.model.tokenBytes[Int($0)] }, as: UTF8.self), times: loop.span / loop.unit.count)
