@@ -80,9 +80,10 @@ extension GeneratedContent {
     }
 
     /// The JSON text of the content as far as it is written: a string, array or structure that
-    /// is not complete is left open where it stops, so that reading the text again (with
-    /// ``init(json:)``) gives the same content, incomplete where this is. A complete number that
-    /// ends an open container is followed by a space, which ends it as the next byte would.
+    /// is not complete is left open where it stops. The text is the beginning of the compact
+    /// JSON of every content this one grows into, and reading it again (with ``init(json:)``)
+    /// gives this content, incomplete where it is, but for a number that ends an open container:
+    /// without the byte that follows it, it shows once that byte is written.
     var writtenJSON: String {
         var output: [UInt8] = []
         writeWritten(to: &output)
@@ -104,7 +105,6 @@ extension GeneratedContent {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 element.writeWritten(to: &output)
             }
-            if let last = elements.last { last.endOpenNumber(in: &output) }
         case .structure:
             output.append(UInt8(ascii: "{"))
             let properties = orderedProperties ?? []
@@ -114,17 +114,10 @@ extension GeneratedContent {
                 output.append(UInt8(ascii: ":"))
                 property.value.writeWritten(to: &output)
             }
-            if let last = properties.last { last.value.endOpenNumber(in: &output) }
         case .null, .bool, .number:
             // Scalars show only once complete.
             jsonValue.write(to: &output)
         }
-    }
-
-    /// Ends a complete number written last in an open container: without a byte after it, a
-    /// reader could not tell that it is complete.
-    private func endOpenNumber(in output: inout [UInt8]) {
-        if isComplete, case .number = kind { output.append(UInt8(ascii: " ")) }
     }
 
     /// The content as a JSON value, properties in order.
