@@ -42,7 +42,8 @@ struct Journal: Equatable {
 
 /// Every prefix of a value's JSON text, as the model writes it, converts to the type's
 /// `PartiallyGenerated` form without throwing, and each snapshot only adds to the one before.
-@Suite struct PartialSnapshotTests {
+/// (The tests compute for tens of seconds without suspending: each runs on a thread of its own.)
+@Suite(.threadOfItsOwn) struct PartialSnapshotTests {
     @Test func everyBytePrefixConverts() throws {
         var random = SeededGenerator(seed: 66)
         var count = 0
