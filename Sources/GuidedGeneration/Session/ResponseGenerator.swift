@@ -326,7 +326,7 @@ private final class Turn {
             case .repetition(let unit, let times):
                 return .decodingFailure(
                     .init(
-                        debugDescription: "The response was repeating itself \(text.position): it wrote \(Self.quoted(unit)) \(times) times in a row, "
+                        debugDescription: "The response was repeating itself \(text.position): it wrote \(JSONValue.string(unit).jsonString) \(times) times in a row, "
                             + "and was stopped after \(statistics.responseTokens) tokens"))
             case .noToken:
                 return .decodingFailure(
@@ -334,11 +334,5 @@ private final class Turn {
             }
         }
 
-        /// Text in quotes, its line breaks and quotes escaped as JSON does.
-        private static func quoted(_ text: String) -> String {
-            var output: [UInt8] = []
-            JSONValue.writeString(text, to: &output)
-            return String(decoding: output, as: UTF8.self)
-        }
     }
 }
