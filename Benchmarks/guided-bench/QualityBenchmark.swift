@@ -22,6 +22,10 @@ struct QualityBenchmark {
     /// Whether a case with a schema is answered as free text from the same chat messages (the
     /// schema described, not enforced); the output is the JSON the text holds.
     var freeText = false
+    /// Whether the prompt describes the schema (`includeSchemaInPrompt`); without it the model
+    /// reads the request alone, as llama-server's model does, and only the grammar holds it to
+    /// the schema.
+    var describesSchema = true
 
     /// One line of the prompts file: a schema of `schemas/` by name, or one of its own as text.
     struct Case: Decodable {
@@ -50,6 +54,9 @@ struct QualityBenchmark {
             case "--free-text":
                 guard value == "yes" || value == "no" else { throw UsageError(description: "--free-text takes yes or no") }
                 freeText = value == "yes"
+            case "--describe-schema":
+                guard value == "yes" || value == "no" else { throw UsageError(description: "--describe-schema takes yes or no") }
+                describesSchema = value == "yes"
             case "--fast-forward":
                 guard value == "yes" || value == "no" else { throw UsageError(description: "--fast-forward takes yes or no") }
                 fastForwards = value == "yes"
@@ -84,7 +91,8 @@ struct QualityBenchmark {
             let schema = try schemaText.map { try GenerationSchema(jsonSchema: $0) }
             // What the model reads: the prompt with the schema described, in the chat template.
             let prompt = Transcript.Prompt(
-                segments: [.text(Transcript.TextSegment(content: item.prompt))], responseFormat: schema.map { Transcript.ResponseFormat(schema: $0) })
+                segments: [.text(Transcript.TextSegment(content: item.prompt))],
+                responseFormat: describesSchema ? schema.map { Transcript.ResponseFormat(schema: $0) } : nil)
             let messages = ConversationRenderer.messages(of: Transcript(entries: [.prompt(prompt)])).map {
                 ["role": $0.role.rawValue, "content": $0.content]
             }
@@ -105,7 +113,7 @@ struct QualityBenchmark {
                 }
                 let engine =
                     ["guided"]
-                    + [freeText ? "free text" : nil, preset?.rawValue, layout.map { "layout \($0)" }, fastForwards ? nil : "no fast-forward"]
+                    + [freeText ? "free text" : nil, describesSchema ? nil : "schema not described", preset?.rawValue, layout.map { "layout \($0)" }, fastForwards ? nil : "no fast-forward"]
                     .compactMap { $0 }
                 var record: [String: Any] = ["engine": engine.joined(separator: " "), "case": index, "sampling": sampling.name]
                 record["schema"] = item.schema ?? (schema == nil ? "text" : "case \(index)")
@@ -121,7 +129,9 @@ struct QualityBenchmark {
                         record["text"] = text
                         record["output"] = Self.json(in: text)
                     } else if let schema {
-                        record["output"] = try await session.respond(to: item.prompt, schema: schema, options: options).content.jsonString
+                        record["output"] = try await session.respond(
+                            to: item.prompt, schema: schema, includeSchemaInPrompt: describesSchema, options: options
+                        ).content.jsonString
                     } else {
                         record["output"] = try await session.respond(to: item.prompt, options: options).content
                     }

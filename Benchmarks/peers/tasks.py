@@ -1,18 +1,24 @@
 """Task accuracy with exact answers, after JSONSchemaBench's quality study: the same generated
 tasks asked with a schema {reasoning, answer} and as free text, answers computed here.
 
-  tasks.py make --out TASKS.jsonl [--count 50] [--seed 1] [--shots 0]
+  tasks.py make --out TASKS.jsonl [--count 50] [--seed 1] [--shots 0] [--families worked|zero-shot]
+           [--ways both|constrained]
       writes the tasks of three families, COUNT each, as prompts for guided-bench quality:
         last-letters  the last letters of two words, joined
         arithmetic    a word problem of four steps on whole numbers, two of them products
         tracking      three people swap balls three times; the color one holds at the end
-      each twice: with the schema (constrained) and without (free text, ending with a line
+      or, with --families zero-shot, three others, to be asked without worked examples:
+        sums          three to five counts of things of one kind, added up
+        weekdays      the day of the week some days after a given one
+        sorting       five numbers from 1 to 99, from smallest to largest
+      each twice (once with --ways constrained): with the schema (constrained) and without (free text, ending with a line
       "Answer: ..."); with --shots K, each prompt first shows K worked tasks of its family (drawn
       apart from the tasks), the same steps in both ways: as a JSON value {reasoning, answer}
       when constrained, as lines and a last "Answer:" line in free text
   tasks.py peer --server URL --records guided.jsonl --out peer.jsonl [--max-tokens N]
       asks llama-server the constrained records' chat messages, greedy, with the schema as
-      response_format json_schema
+      response_format json_schema; with --as-sent TASKS.jsonl, each task's prompt alone, as a
+      client sends it (the schema only in response_format)
   tasks.py score --tasks TASKS.jsonl RECORDS.jsonl ...
       prints the accuracy per engine and records file, family and way of asking
 """
@@ -91,25 +97,61 @@ def tracking(rng):
     return question, holding[asked], "string", worked
 
 
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+THINGS = [("books", "a shelf holds", ["red", "blue", "green", "yellow", "old", "new"]),
+          ("marbles", "a jar holds", ["red", "blue", "green", "striped", "glass", "clay"]),
+          ("cars", "a car park holds", ["red", "white", "black", "silver", "blue", "green"]),
+          ("birds", "a garden has", ["sparrows", "robins", "crows", "pigeons", "finches", "wrens"])]
+
+
+def sums(rng):
+    item, place, kinds = rng.choice(THINGS)
+    counts = [rng.randint(5, 60) for _ in range(rng.randint(3, 5))]
+    # The birds' kinds are nouns of their own; the others' are adjectives of the item.
+    parts = ["%d %s" % (count, kind if item == "birds" else kind + " " + item) for count, kind in zip(counts, rng.sample(kinds, len(counts)))]
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1]
+    question = "%s %s. How many %s is that in all?" % (place[0].upper() + place[1:], listed, item)
+    return question, sum(counts), "integer", ["%s = %d." % (" + ".join(map(str, counts)), sum(counts))]
+
+
+def weekdays(rng):
+    today, days = rng.randrange(7), rng.randint(3, 40)
+    question = "Today is %s. What day of the week will it be in %d days?" % (WEEKDAYS[today], days)
+    answer = WEEKDAYS[(today + days) % 7]
+    return question, answer, "string", ["%d days is %d weeks and %d days." % (days, days // 7, days % 7),
+                                        "%d days after %s is %s." % (days % 7, WEEKDAYS[today], answer)]
+
+
+def sorting(rng):
+    numbers = rng.sample(range(1, 100), 5)
+    question = "Sort these numbers from smallest to largest: %s." % ", ".join(map(str, numbers))
+    ordered = sorted(numbers)
+    return question, ordered, "string", ["In order: %s." % ", ".join(map(str, ordered))]
+
+
 FAMILIES = {"last-letters": last_letters, "arithmetic": arithmetic, "tracking": tracking}
+# Families asked without worked examples, apart from those asked with them.
+ZERO_SHOT_FAMILIES = {"sums": sums, "weekdays": weekdays, "sorting": sorting}
 
 
 def make(args):
     # Each family draws from a generator of its own, so that changing one leaves the others'
     # tasks as they were; the families take turns, so that a run's first answers cover them all.
-    generators = {family: random.Random("%s %d" % (family, args.seed)) for family in FAMILIES}
+    families = ZERO_SHOT_FAMILIES if args.families == "zero-shot" else FAMILIES
+    generators = {family: random.Random("%s %d" % (family, args.seed)) for family in families}
     # The worked examples come from generators of their own, so that the tasks are the same
     # with and without them.
     shots = {family: [generate(random.Random("%s %d example %d" % (family, args.seed, shot))) for shot in range(args.shots)]
-             for family, generate in FAMILIES.items()}
+             for family, generate in families.items()}
     with open(args.out, "w") as out:
         for number in range(args.count):
-            for family, generate in FAMILIES.items():
+            for family, generate in families.items():
                 question, answer, answer_type, _ = generate(generators[family])
                 task = {"family": family, "task": number, "answer": answer, "shots": args.shots}
                 out.write(json.dumps(dict(task, way="constrained", prompt=examples(shots[family], "constrained") + question + "\n" + CONSTRAINED,
                                           schemaText=json.dumps(schema(answer_type)))) + "\n")
-                out.write(json.dumps(dict(task, way="free", prompt=examples(shots[family], "free") + question + "\n" + FREE)) + "\n")
+                if args.ways == "both":
+                    out.write(json.dumps(dict(task, way="free", prompt=examples(shots[family], "free") + question + "\n" + FREE)) + "\n")
 
 
 def examples(worked, way):
@@ -132,11 +174,15 @@ def load_jsonl(path):
 
 
 def peer(args):
+    tasks = load_jsonl(args.as_sent) if args.as_sent else None
     with open(args.out, "w") as out:
         for record in load_jsonl(args.records):
             if "schemaText" not in record:
                 continue
-            body = {"model": "model", "messages": record["messages"], "max_tokens": args.max_tokens, "temperature": 0.0,
+            # The request as a client sends it (the prompt alone, the schema only in
+            # response_format), or the chat messages this engine rendered from it.
+            messages = [{"role": "user", "content": tasks[record["case"]]["prompt"]}] if tasks else record["messages"]
+            body = {"model": "model", "messages": messages, "max_tokens": args.max_tokens, "temperature": 0.0,
                     "response_format": {"type": "json_schema", "json_schema": {
                         "name": "answer", "schema": json.loads(record["schemaText"]), "strict": True}}}
             result = {"engine": "llama-server", "case": record["case"], "sampling": record["sampling"]}
@@ -192,6 +238,8 @@ def answer_of(record, way, expected=None):
 def correct(given, expected):
     if given is None:
         return False
+    if isinstance(expected, list):
+        return [int(number) for number in re.findall(r"-?\d+", str(given))] == expected
     if isinstance(expected, int):
         numbers = re.findall(r"-?\d+", str(given).replace(",", ""))
         return bool(numbers) and int(numbers[0]) == expected
@@ -225,11 +273,14 @@ def main():
     making.add_argument("--count", type=int, default=50)
     making.add_argument("--seed", type=int, default=1)
     making.add_argument("--shots", type=int, default=0)
+    making.add_argument("--families", choices=["worked", "zero-shot"], default="worked")
+    making.add_argument("--ways", choices=["both", "constrained"], default="both")
     asking = commands.add_parser("peer")
     asking.add_argument("--server", required=True)
     asking.add_argument("--records", required=True)
     asking.add_argument("--out", required=True)
     asking.add_argument("--max-tokens", type=int, default=400)
+    asking.add_argument("--as-sent", metavar="TASKS.jsonl", help="send each task's prompt alone, as a client would")
     scoring = commands.add_parser("score")
     scoring.add_argument("--tasks", required=True)
     scoring.add_argument("records", nargs="+")
