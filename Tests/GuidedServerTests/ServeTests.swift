@@ -106,6 +106,38 @@ import Testing
         #expect(arguments["city"]?.stringValue != nil)
     }
 
+    /// llama-server's `grammar` and vLLM's grammar fields hold the text answer to their grammar,
+    /// whole and streamed; a grammar that does not compile gets a 400 naming its field.
+    @Test func grammarFieldsHoldTheTextAnswer() async throws {
+        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2"))
+        defer { server.stop() }
+        let question = #""messages":[{"role":"user","content":"Is the sky blue? Answer yes or no."}],"temperature":0,"max_tokens":40"#
+        for (field, accepts) in [
+            (#""grammar":"root ::= (\"yes\" | \"no\") \".\"""#, { (text: String) in text == "yes." || text == "no." }),
+            (#""guided_choice":["sky","sea"]"#, { ["sky", "sea"].contains($0) }),
+            (#""structured_outputs":{"regex":"[A-Z][a-z]{2,8}"}"#, { $0.wholeMatch(of: /[A-Z][a-z]{2,8}/) != nil }),
+        ] {
+            for stream in [false, true] {
+                let body = "{\(question),\(field),\"stream\":\(stream)}"
+                let response = try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", body))
+                #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(field): \(response.prefix(300))")
+                let text: String
+                if stream {
+                    text = response.utf8.split(separator: 10).map { String(decoding: $0, as: UTF8.self) }
+                        .filter { $0.hasPrefix("data: {") }
+                        .compactMap { try? JSONValue(parsing: String($0.dropFirst(6)))["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue }
+                        .joined()
+                } else {
+                    text = try JSONValue(parsing: Self.body(of: response))["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue ?? ""
+                }
+                #expect(accepts(text), "\(field), stream \(stream): \(text.debugDescription)")
+            }
+        }
+        let refused = try await RawClient.exchange(port: server.port, RawClient.post("/v1/chat/completions", "{\(question),\"grammar\":\"root ::= item\"}"))
+        #expect(refused.hasPrefix("HTTP/1.1 400"))
+        #expect(refused.contains("no rule is named 'item'") && refused.contains(#""param":"grammar""#), "\(refused)")
+    }
+
     @Test func badRequestsGetTheirStatusAndAJSONError() async throws {
         let server = try HTTPServer(
             port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2", apiKey: "secret"),

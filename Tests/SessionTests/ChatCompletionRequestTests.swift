@@ -42,6 +42,48 @@ import Testing
         }
     }
 
+    /// Each server's name for a text grammar sets it; a second one, a grammar beside JSON or
+    /// tools, a value of the wrong type, an unknown `structured_outputs` member and a grammar
+    /// that does not compile are refused naming the field.
+    @Test func grammarFieldsSetTheTextGrammarOrAreRefusedByName() throws {
+        let gbnf = #"root ::= \"yes\" | \"no\""#
+        for (fields, grammar) in [
+            (#","grammar":"\#(gbnf)""#, TextGrammar.gbnf(#"root ::= "yes" | "no""#)),
+            (#","guided_grammar":"\#(gbnf)""#, .gbnf(#"root ::= "yes" | "no""#)),
+            (#","guided_regex":"[0-9]{3}""#, .regex("[0-9]{3}")),
+            (#","guided_choice":["red","blue"]"#, .choices(["red", "blue"])),
+            (#","structured_outputs":{"regex":"[a-z]+"}"#, .regex("[a-z]+")),
+            (#","structured_outputs":{"choice":["a"]}"#, .choices(["a"])),
+            (#","structured_outputs":{"grammar":"\#(gbnf)"}"#, .gbnf(#"root ::= "yes" | "no""#)),
+        ] {
+            #expect(try Self.request(fields).generation.generationOptions.textGrammar == grammar, "\(fields)")
+        }
+        #expect(try Self.request("").generation.generationOptions.textGrammar == nil)
+        let tool = #","tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}}]"#
+        #expect(try Self.request(#","guided_regex":"a"\#(tool),"tool_choice":"none""#).generation.generationOptions.textGrammar == .regex("a"))
+        for (fields, parameter) in [
+            (#","grammar":"root ::= \"a\"","guided_regex":"a""#, "guided_regex"),
+            (#","guided_regex":"a","response_format":{"type":"json_object"}"#, "guided_regex"),
+            (#","guided_regex":"a"\#(tool)"#, "guided_regex"),
+            (#","guided_choice":[]"#, "guided_choice"), (#","guided_choice":"a""#, "guided_choice"), (#","grammar":7"#, "grammar"),
+            (#","structured_outputs":{"json":{"type":"object"}}"#, "structured_outputs.json"), (#","structured_outputs":"a""#, "structured_outputs"),
+            (#","grammar":"root ::= missing""#, "grammar"), (#","guided_regex":"(a""#, "guided_regex"),
+        ] {
+            do {
+                _ = try Self.request(fields)
+                Issue.record("\(fields) was accepted")
+            } catch {
+                #expect(error.parameter == parameter, "\(fields): \(error.message)")
+            }
+        }
+        do {
+            _ = try Self.request(#","grammar":"root ::= item\nitem ::= \"x\" undefined""#)
+            Issue.record("an undefined rule was accepted")
+        } catch {
+            #expect(error.message.contains("no rule is named 'undefined'") && error.message.contains("line 2"), "\(error.message)")
+        }
+    }
+
     /// What the client writes for a request, `guided serve` reads back into the same options,
     /// tools and conversation: both ends speak the protocol through the same type.
     @Test func aWrittenRequestReadsBackToTheSameOptions() throws {

@@ -6,7 +6,8 @@ import PartialJSON
 /// (``body(for:model:)``, as ``OpenAICompatibleLanguageModel`` sends it). Read: the messages as a
 /// transcript (system and developer messages as the instructions, user messages as prompts,
 /// assistant messages as responses or tool calls, tool messages as tool outputs), the schema of
-/// `response_format`, the `tools` with `tool_choice`, and the sampling settings as
+/// `response_format`, the grammar of a text answer (`grammar`, `structured_outputs`,
+/// `guided_*`), the `tools` with `tool_choice`, and the sampling settings as
 /// ``GenerationOptions``. Whatever does not fit is a ``ChatCompletionRequest/Invalid`` error that
 /// names the field.
 package struct ChatCompletionRequest: Sendable {
@@ -43,7 +44,8 @@ package struct ChatCompletionRequest: Sendable {
         try Self.checkTypes(object)
         let format = try Self.responseSchema(object["response_format"])
         let (tools, toolMode) = try Self.tools(object["tools"], choice: object["tool_choice"])
-        let options = try Self.options(object, toolMode: toolMode)
+        var options = try Self.options(object, toolMode: toolMode)
+        options.textGrammar = try Self.textGrammar(object, asksForJSON: format != nil, hasTools: !tools.isEmpty && toolMode != .disallowed)
         let transcript = try Self.transcript(object["messages"], schema: format?.0, document: format?.1, tools: tools)
         generation = LanguageModelExecutorGenerationRequest(
             id: UUID(), transcript: transcript, enabledTools: toolMode == .disallowed ? [] : tools, schema: format?.0, generationOptions: options,
@@ -123,19 +125,13 @@ package struct ChatCompletionRequest: Sendable {
         default:
             throw Invalid(message: "'response_format.type' must be text, json_object or json_schema.", parameter: "response_format.type")
         }
+        // `json_schema.name` identifies the format to the protocol and is not shown to the model:
+        // the prompt describes the schema document alone, as for a session's request.
         do {
-            let named = format["json_schema"]?["name"]?.stringValue.map { Self.named(document, $0) } ?? document
-            return (try GenerationSchema(jsonSchema: named), document)
+            return (try GenerationSchema(jsonSchema: document), document)
         } catch {
             throw Invalid(message: "The schema of 'response_format' is not supported: \(error)", parameter: "response_format.json_schema.schema")
         }
-    }
-
-    /// `document` with `name` as its title, which the prompt's description of it uses.
-    private static func named(_ document: JSONValue, _ name: String) -> JSONValue {
-        guard var object = document.objectValue, object["title"] == nil else { return document }
-        object.append(key: "title", value: .string(name))
-        return .object(object)
     }
 
     /// The function tools and how the model may call them.
