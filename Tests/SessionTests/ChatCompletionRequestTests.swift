@@ -92,7 +92,10 @@ import Testing
             dry: DRYSettings(multiplier: 0.8, base: 2, allowedLength: 3, sequenceBreakers: ["\n"]), logitBias: [42: -100, 7: 2.5])
         var withStages = GenerationOptions(samplingMode: .random(probabilityThreshold: 0.8, seed: 7), temperature: 0.5, maximumResponseTokens: 90)
         withStages.samplingSettings = settings
+        var oneCall = GenerationOptions(samplingMode: .greedy)
+        oneCall.maximumToolCallsPerTurn = 1
         let cases = [
+            oneCall,
             GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 12),
             GenerationOptions(samplingMode: .random(top: 40, seed: 3), temperature: 0.7),
             GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: UInt64.max), temperature: 1.2),
@@ -117,6 +120,7 @@ import Testing
             #expect(back.sampling == options.sampling, "\(body.jsonString)")
             #expect(back.temperature == options.temperature && back.maximumResponseTokens == options.maximumResponseTokens)
             #expect(back.samplingSettings == options.samplingSettings)
+            #expect(back.maximumToolCallsPerTurn == options.maximumToolCallsPerTurn)
             #expect(read.enabledToolDefinitions.map(\.name) == ["getWeather"])
             #expect(read.transcript.map(\.kindName) == transcript.map(\.kindName))
         }

@@ -202,6 +202,28 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
         } == #"{"tool":"first","note":"a"}"#)
     }
 
+    /// With one call a turn (`parallel_tool_calls: false`), a model that would write two calls
+    /// at once writes the first, reads its output, and calls again; without the limit, the same
+    /// model makes both calls in one turn.
+    @Test(arguments: [nil, 1])
+    func aTurnHoldsAsManyCallsAsAllowed(maximum: Int?) async throws {
+        let oslo = #"{"name":"getWeather","arguments":{"city":"Oslo","days":1}}"#
+        let rome = #"{"name":"getWeather","arguments":{"city":"Rome","days":1}}"#
+        let weather = WeatherTool()
+        let replies = maximum == 1 ? [toolCall(oslo, rome), toolCall(rome), answer(#""Done""#)] : [toolCall(oslo, rome), answer(#""Done""#)]
+        let session = toolSession(ScriptedModel(replies: replies), tools: [weather])
+        var options = GenerationOptions(sampling: .greedy)
+        options.maximumToolCallsPerTurn = maximum
+        let response = try await session.respond(to: "Weather in Oslo and Rome?", options: options)
+        #expect(response.content == "Done")
+        let turns = session.transcript.compactMap { entry -> Int? in
+            if case .toolCalls(let calls) = entry { return calls.count }
+            return nil
+        }
+        #expect(turns == (maximum == 1 ? [1, 1] : [2]))
+        #expect(weather.cities.sorted() == ["Oslo", "Rome"])
+    }
+
     @Test func throwingToolRollsTheTranscriptBack() async throws {
         let session = toolSession(ScriptedModel(replies: [toolCall(#"{"name":"BrokenTool","arguments":{"query":"x"}}"#), answer(#""Never""#)]), tools: [BrokenTool()])
         let before = session.transcript

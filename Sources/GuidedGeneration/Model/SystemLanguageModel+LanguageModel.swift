@@ -42,7 +42,8 @@ extension SystemLanguageModel: LanguageModel {
                 }
             }
             return try LanguageModelSession.grammar(
-                answer: request.schema, tools: tools, requiresCall: mode == .required, layout: request.generationOptions.jsonLayout, runtime: runtime)
+                answer: request.schema, tools: tools, requiresCall: mode == .required,
+                maximumCalls: request.generationOptions.maximumToolCallsPerTurn, layout: request.generationOptions.jsonLayout, runtime: runtime)
         }
 
         /// Compiles the grammar of a request, with its slowest masks, without running the model,

@@ -41,6 +41,9 @@ extension ChatCompletionRequest {
                 case .allowed, nil: "auto"
                 }
             members.members.append(.init(key: "tool_choice", value: .string(choice)))
+            if request.generationOptions.maximumToolCallsPerTurn == 1 {
+                members.members.append(.init(key: "parallel_tool_calls", value: .bool(false)))
+            }
         }
         return .object(members)
     }

@@ -45,6 +45,7 @@ package struct ChatCompletionRequest: Sendable {
         let format = try Self.responseSchema(object["response_format"])
         let (tools, toolMode) = try Self.tools(object["tools"], choice: object["tool_choice"])
         var options = try Self.options(object, toolMode: toolMode)
+        if try Self.bool(object["parallel_tool_calls"], "parallel_tool_calls") == false { options.maximumToolCallsPerTurn = 1 }
         options.textGrammar = try Self.textGrammar(object, asksForJSON: format != nil, hasTools: !tools.isEmpty && toolMode != .disallowed)
         let transcript = try Self.transcript(object["messages"], schema: format?.0, document: format?.1, tools: tools)
         generation = LanguageModelExecutorGenerationRequest(
@@ -72,7 +73,7 @@ package struct ChatCompletionRequest: Sendable {
                 throw Invalid(message: "'\(name)' must be a string.", parameter: name)
             }
         }
-        for name in ["parallel_tool_calls", "store"] { _ = try bool(object[name], name) }
+        _ = try bool(object["store"], "store")
         if let value = object["metadata"], !value.isNull, value.objectValue == nil {
             throw Invalid(message: "'metadata' must be an object.", parameter: "metadata")
         }

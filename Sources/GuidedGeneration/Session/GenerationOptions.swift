@@ -74,8 +74,8 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     public var samplingSettings: SamplingSettings?
     /// A named set of sampling settings that fills in what ``samplingSettings`` leaves unset,
     /// where the grammar leaves the characters free; `nil` for the model's default (none, but
-    /// ``SamplingPreset/smallModel`` on SmolLM2-135M-Instruct and ``SamplingPreset/dry`` on the
-    /// default model, Qwen2.5-Coder-0.5B-Instruct).
+    /// ``SamplingPreset/smallModel`` on SmolLM2-135M-Instruct and ``SamplingPreset/dry`` on
+    /// Qwen2.5-Coder-1.5B-Instruct, the default model, and Qwen2.5-Coder-0.5B-Instruct).
     public var samplingPreset: SamplingPreset?
     /// How structured answers are laid out; `nil` for the model's layout.
     public var jsonLayout: JSONLayout?
@@ -88,6 +88,10 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     /// a text that the grammar does not let end within ``maximumResponseTokens`` fails with
     /// ``LanguageModelSession/GenerationError/decodingFailure(_:)``.
     public var textGrammar: TextGrammar?
+    /// The most tool calls the model may make in one turn, from 1 up to 8; `nil` for 8. `1` is
+    /// OpenAI's `parallel_tool_calls: false`: the model calls one tool, reads its output, and may
+    /// then call the next.
+    public var maximumToolCallsPerTurn: Int?
 
     /// Creates options; `nil` leaves a setting at its default.
     public init(

@@ -189,15 +189,15 @@ extension LanguageModelSession {
     /// The grammar of a turn: that of `answer`, or with `tools` (even none), that of a turn that
     /// holds the answer or calls of those tools (only calls, with `requiresCall`); `nil` for free
     /// text. The answer is laid out by `layout`, else as the model prefers; tool turns are
-    /// compact unless `layout` says otherwise.
+    /// compact unless `layout` says otherwise. A turn holds at most `maximumCalls` calls.
     static func grammar(
-        answer: GenerationSchema?, tools: [Transcript.ToolDefinition]?, requiresCall: Bool = false, layout: JSONLayout? = nil,
-        runtime: ModelRuntime
+        answer: GenerationSchema?, tools: [Transcript.ToolDefinition]?, requiresCall: Bool = false, maximumCalls: Int? = nil,
+        layout: JSONLayout? = nil, runtime: ModelRuntime
     ) throws -> CompiledGrammar? {
         let schema: JSONValue
         do {
             if let tools {
-                schema = try ToolTurnSchema.schema(for: tools, answer: answer?.jsonSchema(), requiresCall: requiresCall)
+                schema = try ToolTurnSchema.schema(for: tools, answer: answer?.jsonSchema(), requiresCall: requiresCall, maximumCalls: maximumCalls)
             } else {
                 guard let answer else { return nil }
                 schema = try answer.jsonSchema()

@@ -11,7 +11,10 @@ enum ToolTurnSchema {
 
     /// The schema of a turn; `answer` is the JSON Schema of the answer, `nil` for text. Without
     /// definitions, the turn can only be the answer; with `requiresCall`, it can only be calls.
-    static func schema(for definitions: [Transcript.ToolDefinition], answer: JSONValue?, requiresCall: Bool = false) throws -> JSONValue {
+    /// A turn holds at most `maximumCalls` calls (clamped to 1 and ``maximumCalls``).
+    static func schema(
+        for definitions: [Transcript.ToolDefinition], answer: JSONValue?, requiresCall: Bool = false, maximumCalls: Int? = nil
+    ) throws -> JSONValue {
         var defs = JSONObject()
         var calls: [JSONValue] = []
         for (index, definition) in definitions.enumerated() {
@@ -30,7 +33,7 @@ enum ToolTurnSchema {
             "type": .string("array"),
             "items": .object(["anyOf": .array(calls)]),
             "minItems": .number(JSONNumber(1)),
-            "maxItems": .number(JSONNumber(maximumCalls)),
+            "maxItems": .number(JSONNumber(min(max(maximumCalls ?? Self.maximumCalls, 1), Self.maximumCalls))),
         ]
         let answerTurn = object([ToolTurnFormat.answerKey: answerSchema])
         let callsTurn = object([ToolTurnFormat.callsKey: .object(array)])
