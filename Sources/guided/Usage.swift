@@ -42,8 +42,9 @@ enum Usage {
           fetch-model [NAME]
               Fetch a model into $GUIDED_CACHE or ~/.cache/guided, if it is not there yet, and
               print its path, checked by size and SHA-256: the default model,
-              qwen2.5-coder-0.5b (Qwen2.5-Coder-0.5B-Instruct, Q4_K_M, Apache-2.0, 491 MB);
               qwen2.5-coder-1.5b (Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, Apache-2.0, 1.1 GB);
+              qwen2.5-coder-0.5b (Qwen2.5-Coder-0.5B-Instruct, Q4_K_M, Apache-2.0, 491 MB,
+              twice as fast);
               smollm2-135m-instruct (SmolLM2-135M-Instruct, Q4_1, Apache-2.0, 98 MB, tiny and
               fast, with the small-model preset); gemma3-270m (Gemma 3 270M, Q4_K_M, the
               pretrained model).

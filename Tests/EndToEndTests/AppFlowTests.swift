@@ -33,4 +33,15 @@ import TestSupport
         #expect(!response.content.name.isEmpty && !response.content.profile.isEmpty)
         #expect(session.statistics?.isTruncated == false)
     }
+
+    /// A list of trip ideas asked in Korean, at the default chain, seeded: each list ends by
+    /// itself, with ideas that are not empty.
+    @Test(arguments: 1...3)
+    func tripIdeasFromAKoreanPrompt(seed: UInt64) async throws {
+        let session = LanguageModelSession(model: try requireModel())
+        let options = GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: seed))
+        let response = try await session.respond(to: "가족을 위한 여행 아이디어를 몇 가지 추천해 주세요.", generating: TravelIdeas.self, options: options)
+        #expect(!response.content.ideas.isEmpty && response.content.ideas.allSatisfy { !$0.isEmpty })
+        #expect(session.statistics?.isTruncated == false)
+    }
 }

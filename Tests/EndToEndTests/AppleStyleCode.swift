@@ -19,6 +19,12 @@ struct ShelterCat {
     var profile: String
 }
 
+@Generable(description: "Trip ideas")
+struct TravelIdeas {
+    @Guide(description: "Ideas for trips")
+    var ideas: [String]
+}
+
 @Generable
 enum Mood {
     case happy, calm, curious

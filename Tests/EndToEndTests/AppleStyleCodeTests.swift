@@ -24,10 +24,10 @@ import Testing
     /// the default model, started here on a free port.
     @Test func appleStyleCodeRunsAgainstGuidedServe() async throws {
         _ = try requireModel()
-        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: SystemLanguageModel.default, name: "qwen2.5-coder-0.5b"))
+        let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: SystemLanguageModel.default, name: "qwen2.5-coder-1.5b"))
         defer { server.stop() }
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)/v1"))
-        try await runAppleStyleCode(on: OpenAICompatibleLanguageModel(baseURL: base, model: "qwen2.5-coder-0.5b", apiKey: nil))
+        try await runAppleStyleCode(on: OpenAICompatibleLanguageModel(baseURL: base, model: "qwen2.5-coder-1.5b", apiKey: nil))
     }
 
     /// The same code against llama.cpp's `llama-server` on the same GGUF: its grammar lets the
@@ -38,7 +38,7 @@ import Testing
         let server = try #require(
             try await LlamaServerProcess.start(), "llama-server or its model is missing: run scripts/build-llama-server.sh and `guided fetch-model`")
         defer { server.stop() }
-        try await runAppleStyleCode(on: OpenAICompatibleLanguageModel(baseURL: server.base, model: "qwen2.5-coder-0.5b", apiKey: nil), strict: false)
+        try await runAppleStyleCode(on: OpenAICompatibleLanguageModel(baseURL: server.base, model: "qwen2.5-coder-1.5b", apiKey: nil), strict: false)
     }
 
     /// Runs every piece of the Apple-style code on `model`; `strict` expects values where a

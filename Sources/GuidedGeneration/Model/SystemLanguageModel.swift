@@ -3,7 +3,7 @@ import Foundation
 import LlamaInference
 import Synchronization
 
-/// The language model sessions run on: by default the embedded Qwen2.5-Coder-0.5B-Instruct
+/// The language model sessions run on: by default the embedded Qwen2.5-Coder-1.5B-Instruct
 /// (Apache-2.0), fetched on first use into `$GUIDED_CACHE` (else `~/.cache/guided`); any
 /// Llama-family GGUF file or known model by name with
 /// ``init(modelPath:contextSize:chatTemplate:threadCount:)``; or any ``LanguageModelBackend``.

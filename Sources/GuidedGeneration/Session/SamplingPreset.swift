@@ -5,8 +5,8 @@
 /// free (inside string values without `enum`, `const`, `pattern` or `format`; not in text
 /// answers), filling in the stages a request leaves unset. It changes how likely tokens are; it
 /// never removes text the schema allows. Off unless asked, except on SmolLM2-135M-Instruct (by
-/// name or by its file), whose default is ``smallModel``, and on the default model,
-/// Qwen2.5-Coder-0.5B-Instruct, whose default is ``dry``.
+/// name or by its file), whose default is ``smallModel``, and on the Qwen2.5-Coder instruct
+/// models (1.5B, the default model, and 0.5B), whose default is ``dry``.
 public enum SamplingPreset: String, Sendable, Equatable, Codable, CaseIterable {
     /// No preset: the model's distribution as it is, even on SmolLM2.
     case faithful
@@ -21,8 +21,8 @@ public enum SamplingPreset: String, Sendable, Equatable, Codable, CaseIterable {
     /// colon, quote or asterisk), over the response's own tokens: text written again word for
     /// word within a string grows less likely the longer the repeat runs, while words and values
     /// repeat freely from one string to the next ("1 cup" in every ingredient, `["red","red"]`).
-    /// The default of Qwen2.5-Coder-0.5B-Instruct, the default model, whose sentences otherwise
-    /// loop in long strings.
+    /// The default of the Qwen2.5-Coder instruct models: the 0.5B model's sentences otherwise loop
+    /// in long strings, and the 1.5B model's lists and strings run on more often.
     case dry
 
     /// The settings the preset stands for (`nil` for none).
