@@ -59,6 +59,10 @@ import Testing
             #expect(try Self.request(fields).generation.generationOptions.textGrammar == grammar, "\(fields)")
         }
         #expect(try Self.request("").generation.generationOptions.textGrammar == nil)
+        for json in [#"{"type":"object","properties":{"a":{"type":"integer"}}}"#, #""{\"type\":\"object\"}""#] {
+            let read = try Self.request(#","structured_outputs":{"json":\#(json)}"#)
+            #expect(read.isJSON && read.generation.generationOptions.textGrammar == nil, "\(json)")
+        }
         let tool = #","tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}}]"#
         #expect(try Self.request(#","guided_regex":"a"\#(tool),"tool_choice":"none""#).generation.generationOptions.textGrammar == .regex("a"))
         for (fields, parameter) in [
@@ -66,7 +70,10 @@ import Testing
             (#","guided_regex":"a","response_format":{"type":"json_object"}"#, "guided_regex"),
             (#","guided_regex":"a"\#(tool)"#, "guided_regex"),
             (#","guided_choice":[]"#, "guided_choice"), (#","guided_choice":"a""#, "guided_choice"), (#","grammar":7"#, "grammar"),
-            (#","structured_outputs":{"json":{"type":"object"}}"#, "structured_outputs.json"), (#","structured_outputs":"a""#, "structured_outputs"),
+            (#","structured_outputs":{"yaml":"a"}"#, "structured_outputs.yaml"), (#","structured_outputs":"a""#, "structured_outputs"),
+            (#","structured_outputs":{"json":{"type":"object"}},"response_format":{"type":"json_object"}"#, "structured_outputs.json"),
+            (#","structured_outputs":{"json":"{"}"#, "structured_outputs.json"), (#","structured_outputs":{"json":7}"#, "structured_outputs.json"),
+            (#","structured_outputs":{"json":{"type":"object"},"regex":"a"}"#, "structured_outputs.regex"),
             (#","grammar":"root ::= missing""#, "grammar"), (#","guided_regex":"(a""#, "guided_regex"),
         ] {
             do {
@@ -81,6 +88,36 @@ import Testing
             Issue.record("an undefined rule was accepted")
         } catch {
             #expect(error.message.contains("no rule is named 'undefined'") && error.message.contains("line 2"), "\(error.message)")
+        }
+    }
+
+    /// `tool_choice` as OpenAI defines it: `none` offers no tool, `auto` (and no choice) lets the
+    /// model call, `required` makes it call, a named function makes it call that one;
+    /// `parallel_tool_calls` false allows one call a turn.
+    @Test func toolChoiceAndParallelCallsAreRead() throws {
+        let tools = #","tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}},{"type":"function","function":{"name":"g"}}]"#
+        for (choice, kind, offered) in [
+            ("", GenerationOptions.ToolCallingMode.Kind.allowed, ["f", "g"]), (#","tool_choice":"auto""#, .allowed, ["f", "g"]),
+            (#","tool_choice":"none""#, .disallowed, []), (#","tool_choice":"required""#, .required, ["f", "g"]),
+            (#","tool_choice":{"type":"function","function":{"name":"g"}}"#, .required, ["g"]),
+        ] {
+            let generation = try Self.request(tools + choice).generation
+            #expect((generation.generationOptions.toolCallingMode?.kind ?? .allowed) == kind, "\(choice)")
+            #expect(generation.enabledToolDefinitions.map(\.name) == offered, "\(choice)")
+            #expect(generation.generationOptions.maximumToolCallsPerTurn == nil)
+        }
+        #expect(try Self.request(tools + #","parallel_tool_calls":false"#).generation.generationOptions.maximumToolCallsPerTurn == 1)
+        #expect(try Self.request(tools + #","parallel_tool_calls":true"#).generation.generationOptions.maximumToolCallsPerTurn == nil)
+        for (fields, parameter) in [
+            (#","tool_choice":{"type":"function","function":{"name":"h"}}"#, "tool_choice"), (#","tool_choice":"sometimes""#, "tool_choice"),
+            (#","parallel_tool_calls":"no""#, "parallel_tool_calls"),
+        ] {
+            do {
+                _ = try Self.request(tools + fields)
+                Issue.record("\(fields) was accepted")
+            } catch {
+                #expect(error.parameter == parameter, "\(fields): \(error.message)")
+            }
         }
     }
 

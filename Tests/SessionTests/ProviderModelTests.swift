@@ -182,6 +182,30 @@ struct ReplayExecutor: LanguageModelExecutor {
         _ = try await disallowed.respond(to: "Hi", options: GenerationOptions(samplingMode: .greedy, toolCallingMode: .disallowed))
     }
 
+    /// Each tool-calling mode, turn by turn, as OpenAI's `tool_choice` reads: `allowed` (auto)
+    /// lets every turn call; `required` makes the first turn call and lets the next answer;
+    /// `disallowed` (none) offers no tool.
+    @Test(arguments: [GenerationOptions.ToolCallingMode.allowed, .required, .disallowed])
+    func eachToolCallingModeHoldsItsTurns(mode: GenerationOptions.ToolCallingMode) async throws {
+        let weather = WeatherTool()
+        let turns: [ReplayModel.Turn] = mode == .disallowed ? [.text("No tools.")] : [.calls([("getWeather", #"{"city":"Oslo","days":1}"#)]), .text("Cold.")]
+        let model = ReplayModel(turns: turns)
+        let session = LanguageModelSession(model: model, tools: [weather])
+        _ = try await session.respond(to: "Weather in Oslo?", options: GenerationOptions(samplingMode: .greedy, toolCallingMode: mode))
+        let requests = model.log.requests.withLock { $0 }
+        let kinds = requests.map { $0.generationOptions.toolCallingMode?.kind }
+        let offered = requests.map { $0.enabledToolDefinitions.map(\.name) }
+        switch mode.kind {
+        case .allowed:
+            #expect(kinds == [.allowed, .allowed] && offered == [["getWeather"], ["getWeather"]])
+        case .required:
+            #expect(kinds == [.required, .allowed] && offered == [["getWeather"], ["getWeather"]])
+        case .disallowed:
+            #expect(kinds == [.disallowed] && offered == [[]])
+        }
+        #expect(weather.cities == (mode == .disallowed ? [] : ["Oslo"]))
+    }
+
     @Test func whatTheModelCannotDoIsRefusedWithoutCallingIt() async throws {
         let model = ReplayModel(turns: [.text("{}")], capabilityList: [])
         let session = LanguageModelSession(model: model)

@@ -1,7 +1,8 @@
 import PartialJSON
 
 /// The grammar a text answer follows, under the names the servers people use give it:
-/// llama-server's `grammar` (GBNF), vLLM's `structured_outputs` (`regex`, `choice`, `grammar`)
+/// llama-server's `grammar` (GBNF), vLLM's `structured_outputs` (`regex`, `choice`, `grammar`;
+/// its `json` is read with `response_format`)
 /// and its earlier `guided_regex`, `guided_choice` and `guided_grammar`.
 extension ChatCompletionRequest {
     /// The fields that each set a text grammar, by name, with how each reads its value.
@@ -22,10 +23,15 @@ extension ChatCompletionRequest {
             guard let members = outputs.objectValue else {
                 throw Invalid(message: "'structured_outputs' must be an object.", parameter: "structured_outputs")
             }
-            for member in members where !["regex", "choice", "grammar"].contains(member.key) && !member.value.isNull {
+            for member in members where !["regex", "choice", "grammar", "json"].contains(member.key) && !member.value.isNull {
                 throw Invalid(
-                    message: "'structured_outputs.\(member.key)' is not supported; it takes regex, choice or grammar (a JSON Schema goes in 'response_format').",
+                    message: "'structured_outputs.\(member.key)' is not supported; it takes regex, choice, grammar or json.",
                     parameter: "structured_outputs.\(member.key)")
+            }
+            if let json = outputs["json"], !json.isNull, let format = object["response_format"], !format.isNull,
+                format["type"]?.stringValue != "text"
+            {
+                throw Invalid(message: "'structured_outputs.json' and 'response_format' each set a schema; give one.", parameter: "structured_outputs.json")
             }
         }
         var found: (name: String, grammar: TextGrammar)?

@@ -42,7 +42,8 @@ package struct ChatCompletionRequest: Sendable {
         }
         stop = try Self.stopSequences(object["stop"])
         try Self.checkTypes(object)
-        let format = try Self.responseSchema(object["response_format"])
+        let responseFormat = try Self.responseSchema(object["response_format"])
+        let format = try responseFormat == nil ? Self.structuredOutputsSchema(object) : responseFormat
         let (tools, toolMode) = try Self.tools(object["tools"], choice: object["tool_choice"])
         var options = try Self.options(object, toolMode: toolMode)
         if try Self.bool(object["parallel_tool_calls"], "parallel_tool_calls") == false { options.maximumToolCallsPerTurn = 1 }
@@ -132,6 +133,26 @@ package struct ChatCompletionRequest: Sendable {
             return (try GenerationSchema(jsonSchema: document), document)
         } catch {
             throw Invalid(message: "The schema of 'response_format' is not supported: \(error)", parameter: "response_format.json_schema.schema")
+        }
+    }
+
+    /// vLLM's `structured_outputs.json`: a JSON Schema (as an object or as its text), read as
+    /// `response_format` json_schema is; refused beside a JSON `response_format`.
+    private static func structuredOutputsSchema(_ object: JSONObject) throws(Invalid) -> (GenerationSchema, JSONValue)? {
+        guard let value = object["structured_outputs"]?["json"], !value.isNull else { return nil }
+        let parameter = "structured_outputs.json"
+        var document = value
+        if let text = value.stringValue {
+            guard let parsed = try? JSONValue(parsing: text) else { throw Invalid(message: "'\(parameter)' is not JSON.", parameter: parameter) }
+            document = parsed
+        }
+        guard document.objectValue != nil || document.boolValue != nil else {
+            throw Invalid(message: "'\(parameter)' must be a JSON Schema.", parameter: parameter)
+        }
+        do {
+            return (try GenerationSchema(jsonSchema: document), document)
+        } catch {
+            throw Invalid(message: "The schema of '\(parameter)' is not supported: \(error)", parameter: parameter)
         }
     }
 

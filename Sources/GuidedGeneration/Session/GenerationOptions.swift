@@ -41,7 +41,8 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
 
         /// The model answers or calls tools, as it sees fit (the default).
         public static let allowed = ToolCallingMode(kind: .allowed)
-        /// The model calls tools: a turn that does not is refused.
+        /// The model calls tools before it answers: the request's first turn holds calls (its
+        /// grammar allows nothing else), and once their outputs are in, the model may answer.
         public static let required = ToolCallingMode(kind: .required)
         /// The model answers without calling tools.
         public static let disallowed = ToolCallingMode(kind: .disallowed)

@@ -66,6 +66,9 @@ extension LanguageModelSession {
                 policy = setup.profile?.transcriptErrorHandlingPolicy
             }
             var options = setup.options(over: request.options)
+            // `required` asks for a call before the answer, as OpenAI's `tool_choice` does: once
+            // the first turn has called, the model may answer.
+            if !rounds.isEmpty, options.toolCallingMode?.kind == .required { options.toolCallingMode = .allowed }
             if answersNow { options.toolCallingMode = .disallowed }
             let sent = setup.sent(transcript)
             let enabledTools = options.toolCallingMode?.kind == .disallowed ? [] : setup.tools.definitions
