@@ -1,11 +1,13 @@
 """Checks `guided serve` with the `openai` Python package, as a client in another language
 would use it: typed output (a Pydantic model as response_format), streaming, tools with
-arguments of their schema, and errors (a wrong key, a schema the engine refuses, a bad value).
+arguments of their schema, text grammars (llama-server's and vLLM's fields), and errors (a wrong
+key, a schema or grammar the engine refuses, a bad value).
 
 usage: python openai_client_check.py BASE_URL API_KEY
 Prints one line per check and exits non-zero on the first failure.
 """
 import json
+import re
 import sys
 
 import openai
@@ -62,6 +64,23 @@ def main(base_url, key):
     answer = client.chat.completions.create(model=model, temperature=0, max_tokens=60, tools=tools, messages=messages)
     assert answer.choices[0].message.content, answer
     print("answer after the tool:", answer.choices[0].message.content)
+
+    # Grammars under the names llama-server's and vLLM's clients send them, in extra_body.
+    question = [{"role": "user", "content": "Is the sky blue? Answer yes or no."}]
+    for body, accepts in [
+            ({"grammar": 'root ::= ("yes" | "no") "."'}, lambda text: text in ("yes.", "no.")),
+            ({"guided_choice": ["sky", "sea"]}, lambda text: text in ("sky", "sea")),
+            ({"structured_outputs": {"regex": "[A-Z][a-z]{2,8}"}}, lambda text: re.fullmatch("[A-Z][a-z]{2,8}", text) is not None)]:
+        text = client.chat.completions.create(model=model, temperature=0, max_tokens=40, messages=question,
+                                              extra_body=body).choices[0].message.content
+        assert accepts(text), (body, text)
+        print("grammar", next(iter(body)), "->", repr(text))
+    try:
+        client.chat.completions.create(model=model, messages=question, extra_body={"grammar": "root ::= item"})
+        raise AssertionError("a grammar with an undefined rule was accepted")
+    except openai.BadRequestError as error:
+        assert "no rule is named 'item'" in error.message, error.message
+        print("refused grammar:", error.status_code, error.message[:100])
 
     try:
         openai.OpenAI(base_url=base_url, api_key="wrong", max_retries=0).models.list()
