@@ -10,6 +10,19 @@ import Testing
         return GrammarMatcher(grammar: grammar).accepts(document: Array(document.utf8))
     }
 
+    /// An object schema that names no property is any object, even when extra properties are
+    /// forbidden; one that names its properties, even none, keeps to them.
+    @Test func anObjectThatNamesNoPropertyIsAnyObject() throws {
+        for schema in [#"{"type":"object"}"#, #"{"type":"object","minProperties":1}"#] {
+            #expect(try accepts(schema, #"{"name":"Tom","age":3,"toys":["box"]}"#), "\(schema)")
+        }
+        #expect(try accepts(#"{"type":"object"}"#, "{}"))
+        #expect(try !accepts(#"{"type":"object","minProperties":1}"#, "{}"))
+        #expect(try !accepts(#"{"type":"object","properties":{}}"#, #"{"a":1}"#))
+        #expect(try !accepts(#"{"type":"object","additionalProperties":false}"#, #"{"a":1}"#))
+        #expect(try !accepts(#"{"type":"object","patternProperties":{"^x":{}}}"#, #"{"a":1}"#))
+    }
+
     @Test func objectsInSchemaOrderWithOptionalProperties() throws {
         let schema = #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"},"c":{"type":"boolean"}},"required":["b"]}"#
         #expect(try accepts(schema, #"{"b":"x"}"#))

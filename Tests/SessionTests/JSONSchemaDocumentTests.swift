@@ -1,5 +1,5 @@
 import Foundation
-import GuidedGeneration
+@testable import GuidedGeneration
 import Testing
 
 /// JSON Schema documents of any draft, and the lenient policy, on a scripted model.
@@ -37,6 +37,20 @@ import Testing
         let items = try #require(try JSONSerialization.jsonObject(with: Data(response.content.jsonString.utf8)) as? [String])
         #expect(items.count >= 2)
         #expect(Set(items).count == items.count, "\(items)")
+    }
+
+    /// `{"type":"object"}` (OpenAI's `json_object`, a `dict` parameter) is any object: the
+    /// model writes the members it chooses, where before only `{}` could be written.
+    @Test func anObjectThatNamesNoPropertyTakesAnyMembers() async throws {
+        let reply = #"{"name":"Tom","age":3,"toys":["box"]}"#
+        for schema in [#"{"type":"object"}"#, #"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","minProperties":1}"#] {
+            let response = try await session(ScriptedModel(replies: [reply])).respond(to: "A cat", schema: try GenerationSchema(jsonSchema: schema))
+            #expect(response.content.jsonString == reply, "\(schema)")
+        }
+        let request = try ChatCompletionRequest(body: Array(#"{"messages":[{"role":"user","content":"A cat"}],"response_format":{"type":"json_object"}}"#.utf8))
+        let turn = try await ProviderModel(SystemLanguageModel(backend: ScriptedModel(replies: [reply]))).turn(
+            request.generation, json: true, cancellation: CancellationFlag()) { _, _ in }
+        #expect(turn.responseText == reply)
     }
 
     @Test func aDraft07DocumentIsEnforcedWhileGenerating() async throws {

@@ -20,8 +20,9 @@ public struct CompileOptions: Sendable, Equatable {
 
     /// Whether objects may hold properties their schema does not name.
     public enum ExtraProperties: Sendable, Equatable {
-        /// Only the properties the schema names, unless `additionalProperties` allows more. The
-        /// default: a model is never invited to invent properties.
+        /// Only the properties the schema names, unless `additionalProperties` allows more, or
+        /// the schema names none at all (no `properties`, no `patternProperties`: any object).
+        /// The default: a model is never invited to invent properties.
         case forbid
         /// As the JSON Schema standard says: when `additionalProperties` is absent, any other
         /// property is allowed (after the named ones).

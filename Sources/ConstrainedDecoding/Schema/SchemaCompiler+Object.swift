@@ -35,7 +35,10 @@ extension SchemaCompiler {
         let additional: SchemaValue? = switch schema["additionalProperties"] {
         case .bool(false)?: nil
         case let value?: value
-        case nil: options.extraProperties == .allow ? .bool(true) : nil
+        // An object schema that names no property at all (`{"type": "object"}`, a `dict`
+        // parameter, `json_object`) is any object: forbidding what it does not name would
+        // leave only `{}`.
+        case nil: options.extraProperties == .allow || (schema["properties"] == nil && schema["patternProperties"] == nil) ? .bool(true) : nil
         }
 
         // The members this object may name: listed properties, then required names not listed.

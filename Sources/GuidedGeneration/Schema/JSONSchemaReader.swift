@@ -197,6 +197,10 @@ struct JSONSchemaReader {
                     reason: "only true or false is supported, not a schema")
             }
             additionalProperties = flag
+        } else if object["properties"] == nil {
+            // An object that names no property (`{"type": "object"}`, a `dict` parameter,
+            // `json_object`) is any object, as the engine compiles it.
+            additionalProperties = true
         }
         if let value = object["x-order"] {
             guard case .array(let entries) = value, Set(entries.compactMap(\.stringValue)) == Set(names), entries.count == names.count else {
