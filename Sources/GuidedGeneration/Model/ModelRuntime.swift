@@ -62,6 +62,11 @@ final class ModelRuntime: Sendable {
         }
         // The masks slowest to compute at first use (the first inside strings of a pattern or a
         // format) are computed now, once per schema, bounded in time and memory.
+        return keep(grammar, as: key)
+    }
+
+    /// Computes the grammar's slowest masks and keeps it under `key`.
+    private func keep(_ grammar: CompiledGrammar, as key: String) -> CompiledGrammar {
         _ = grammar.precomputeMasks(for: vocabulary)
         grammars.withLock { grammars in
             // Each grammar keeps the automata its matchers built: a server seeing ever new
@@ -70,6 +75,19 @@ final class ModelRuntime: Sendable {
             grammars[key] = grammar
         }
         return grammar
+    }
+
+    /// The compiled text grammar, kept with the schemas' grammars: a server's `prepare` and the
+    /// turn that follows it, and later requests with the same grammar, compile it once.
+    func grammar(for textGrammar: TextGrammar) throws(GrammarError) -> CompiledGrammar {
+        let key =
+            switch textGrammar {
+            case .regex(let pattern): "regex:" + pattern
+            case .choices(let choices): "choices:" + JSONValue.array(choices.map(JSONValue.string)).jsonString
+            case .gbnf(let text): "gbnf:" + text
+            }
+        if let grammar = grammars.withLock({ $0[key] }) { return grammar }
+        return keep(try textGrammar.compiled(), as: key)
     }
 
     /// The tokens of a rendered conversation. `withinContext`: a text too long for the context

@@ -36,7 +36,7 @@ extension SystemLanguageModel: LanguageModel {
                         .init(debugDescription: "A text grammar applies to a text answer: give it without a schema and without tools."))
                 }
                 do {
-                    return try textGrammar.compiled()
+                    return try runtime.grammar(for: textGrammar)
                 } catch {
                     throw LanguageModelSession.GenerationError.unsupportedGuide(.init(debugDescription: "The grammar cannot be enforced: \(error)"))
                 }

@@ -129,10 +129,15 @@ package struct ChatCompletionRequest: Sendable {
         }
         // `json_schema.name` identifies the format to the protocol and is not shown to the model:
         // the prompt describes the schema document alone, as for a session's request.
+        return try schema(of: document, field: "response_format", parameter: "response_format.json_schema.schema")
+    }
+
+    /// The schema of a document a request sends, with the document; refused naming the field.
+    private static func schema(of document: JSONValue, field: String, parameter: String) throws(Invalid) -> (GenerationSchema, JSONValue) {
         do {
             return (try GenerationSchema(jsonSchema: document), document)
         } catch {
-            throw Invalid(message: "The schema of 'response_format' is not supported: \(error)", parameter: "response_format.json_schema.schema")
+            throw Invalid(message: "The schema of '\(field)' is not supported: \(error)", parameter: parameter)
         }
     }
 
@@ -149,11 +154,7 @@ package struct ChatCompletionRequest: Sendable {
         guard document.objectValue != nil || document.boolValue != nil else {
             throw Invalid(message: "'\(parameter)' must be a JSON Schema.", parameter: parameter)
         }
-        do {
-            return (try GenerationSchema(jsonSchema: document), document)
-        } catch {
-            throw Invalid(message: "The schema of '\(parameter)' is not supported: \(error)", parameter: parameter)
-        }
+        return try schema(of: document, field: parameter, parameter: parameter)
     }
 
     /// The function tools and how the model may call them.
