@@ -84,15 +84,18 @@ def main(base_url, key):
     lists = 'start: item (", " item)*\nitem: WORD | NUMBER\n%import common.WORD\n%import common.NUMBER'
     sums = 'start: sum " = " NUMBER\nsum: sum " + " NUMBER | NUMBER\n%import common.INT -> NUMBER'
     fruit = [{"role": "user", "content": "List three fruits."}]
-    for name, grammar, request in [
-            ("structured_outputs.grammar", lists, {"extra_body": {"structured_outputs": {"grammar": lists}}}),
-            ("response_format grammar", sums, {"response_format": {"type": "grammar", "grammar": sums}}),
-            ("response_format lark", lists, {"response_format": {"type": "grammar", "grammar": {"syntax": "lark", "definition": lists}}})]:
-        text = client.chat.completions.create(model=model, temperature=0, max_tokens=60, messages=fruit, **request).choices[0].message.content
+    addition = [{"role": "user", "content": "What is 2 + 3 + 4? Write the sum and its result."}]
+    for name, grammar, messages, request in [
+            ("structured_outputs.grammar", lists, fruit, {"extra_body": {"structured_outputs": {"grammar": lists}}}),
+            ("response_format grammar", sums, addition, {"response_format": {"type": "grammar", "grammar": sums}}),
+            ("response_format lark", lists, fruit, {"response_format": {"type": "grammar", "grammar": {"syntax": "lark", "definition": lists}}})]:
+        text = client.chat.completions.create(model=model, temperature=0, max_tokens=60, messages=messages, **request).choices[0].message.content
         lark.Lark(grammar, start="start").parse(text)
         print("lark", name, "->", repr(text))
-    for pattern in [r"\d{3}-\d{4}", r"(red|green|blue)( and (red|green|blue))?", r"[A-Z][a-z]+, [A-Z]{2} \d{5}"]:
-        text = client.chat.completions.create(model=model, temperature=0, max_tokens=40, messages=question,
+    for pattern, ask in [(r"\d{3}-\d{4}", "Make up a phone number for a bakery."),
+                         (r"(red|green|blue)( and (red|green|blue))?", "Which colours does a rainbow have?"),
+                         (r"[A-Z][a-z]{2,15}, [A-Z]{2} \d{5}", "In which city, state and ZIP code is the White House?")]:
+        text = client.chat.completions.create(model=model, temperature=0, max_tokens=40, messages=[{"role": "user", "content": ask}],
                                               extra_body={"guided_regex": pattern}).choices[0].message.content
         assert re.fullmatch(pattern, text), (pattern, text)
         print("regex", pattern, "->", repr(text))
