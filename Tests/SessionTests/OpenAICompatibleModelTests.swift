@@ -55,6 +55,9 @@ import Testing
             for: Self.request(tools: [tool], options: GenerationOptions(samplingMode: .random(top: 5), temperature: nil, maximumResponseTokens: nil, toolCallingMode: .required)),
             model: "m")
         #expect(required["tool_choice"]?.stringValue == "required" && required["top_k"]?.numberValue?.description == "5")
+        let named = try ChatCompletionRequest.body(
+            for: Self.request(tools: [tool], options: GenerationOptions(toolCallingMode: .required(toolNamed: "getWeather"))), model: "m")
+        #expect(named["tool_choice"]?["type"]?.stringValue == "function" && named["tool_choice"]?["function"]?["name"]?.stringValue == "getWeather")
     }
 
     /// A served model is not sent a text grammar: the request is refused before it is sent,

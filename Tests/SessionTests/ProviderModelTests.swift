@@ -206,6 +206,23 @@ struct ReplayExecutor: LanguageModelExecutor {
         #expect(weather.cities == (mode == .disallowed ? [] : ["Oslo"]))
     }
 
+    /// A required mode that names a tool offers only that tool in the first turn, then every
+    /// tool; a name the session has no tool of is refused before the model runs.
+    @Test func aNamedToolIsTheOneCalledFirst() async throws {
+        let weather = WeatherTool()
+        let model = ReplayModel(turns: [.calls([("getWeather", #"{"city":"Oslo","days":1}"#)]), .text("Cold.")])
+        let session = LanguageModelSession(model: model, tools: [Lookup(), weather])
+        let options = GenerationOptions(samplingMode: .greedy, toolCallingMode: .required(toolNamed: "getWeather"))
+        _ = try await session.respond(to: "Weather in Oslo?", options: options)
+        let requests = model.log.requests.withLock { $0 }
+        #expect(requests.map { $0.enabledToolDefinitions.map(\.name) } == [["getWeather"], [Lookup().name, "getWeather"]])
+        #expect(requests.map { $0.generationOptions.toolCallingMode?.kind } == [.required, .allowed])
+        let unknown = LanguageModelSession(model: ReplayModel(turns: [.text("x")]), tools: [weather])
+        await #expect(throws: LanguageModelSession.GenerationError.self) {
+            try await unknown.respond(to: "Hi", options: GenerationOptions(toolCallingMode: .required(toolNamed: "book")))
+        }
+    }
+
     @Test func whatTheModelCannotDoIsRefusedWithoutCallingIt() async throws {
         let model = ReplayModel(turns: [.text("{}")], capabilityList: [])
         let session = LanguageModelSession(model: model)

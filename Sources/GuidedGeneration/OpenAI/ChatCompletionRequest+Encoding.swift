@@ -34,13 +34,15 @@ extension ChatCompletionRequest {
                 ])
             }
             members.members.append(.init(key: "tools", value: .array(tools)))
-            let choice =
-                switch request.generationOptions.toolCallingMode?.kind {
-                case .required: "required"
-                case .disallowed: "none"
-                case .allowed, nil: "auto"
+            let mode = request.generationOptions.toolCallingMode
+            let choice: JSONValue =
+                switch mode?.kind {
+                case .required:
+                    mode?.toolName.map { .object(["type": .string("function"), "function": .object(["name": .string($0)])]) } ?? .string("required")
+                case .disallowed: .string("none")
+                case .allowed, nil: .string("auto")
                 }
-            members.members.append(.init(key: "tool_choice", value: .string(choice)))
+            members.members.append(.init(key: "tool_choice", value: choice))
             if request.generationOptions.maximumToolCallsPerTurn == 1 {
                 members.members.append(.init(key: "parallel_tool_calls", value: .bool(false)))
             }

@@ -38,6 +38,25 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
 
         /// What this mode is.
         public let kind: Kind
+        /// Beyond Apple's API: the one tool a ``required`` mode calls, as OpenAI's `tool_choice`
+        /// names a function (``required(toolNamed:)``); `nil` for any of the session's tools.
+        public let toolName: String?
+
+        private init(kind: Kind, toolName: String? = nil) {
+            self.kind = kind
+            self.toolName = toolName
+        }
+
+        /// Beyond Apple's API: the model calls the tool named `name` before it answers, as
+        /// ``required`` does with any tool; only that tool is offered in the request's first
+        /// turn, and once its outputs are in, the model may answer or call any tool.
+        ///
+        /// ```swift
+        /// let options = GenerationOptions(toolCallingMode: .required(toolNamed: "getWeather"))
+        /// ```
+        public static func required(toolNamed name: String) -> ToolCallingMode {
+            ToolCallingMode(kind: .required, toolName: name)
+        }
 
         /// The model answers or calls tools, as it sees fit (the default).
         public static let allowed = ToolCallingMode(kind: .allowed)

@@ -71,7 +71,13 @@ extension LanguageModelSession {
             if !rounds.isEmpty, options.toolCallingMode?.kind == .required { options.toolCallingMode = .allowed }
             if answersNow { options.toolCallingMode = .disallowed }
             let sent = setup.sent(transcript)
-            let enabledTools = options.toolCallingMode?.kind == .disallowed ? [] : setup.tools.definitions
+            var enabledTools = options.toolCallingMode?.kind == .disallowed ? [] : setup.tools.definitions
+            if let mode = options.toolCallingMode, mode.kind == .required, let name = mode.toolName {
+                enabledTools = enabledTools.filter { $0.name == name }
+                guard !enabledTools.isEmpty else {
+                    throw GenerationError.unsupportedGuide(.init(debugDescription: "The tool calling mode requires the tool '\(name)', which the session does not have."))
+                }
+            }
             try Self.checkCapabilities(of: setup.model, schema: request.schema, tools: enabledTools, transcript: sent)
             let reasoningLevel = request.contextOptions.reasoningLevel ?? setup.profile?.reasoningLevel
             let turnRequest = LanguageModelExecutorGenerationRequest(
