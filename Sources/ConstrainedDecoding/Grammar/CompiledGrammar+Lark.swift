@@ -10,7 +10,8 @@ extension CompiledGrammar {
     /// (names in upper case, strings, `/…/` expressions) are regular: each is written out where
     /// it is used, and what `%ignore` names may stand before each of them and at the end of the
     /// text. Terminals are parts of the text, not the output of a lexer: a text that a greedy
-    /// lexer would split otherwise is still accepted when some split fits the rules. `%json {…}`
+    /// lexer would split otherwise is still accepted when some split fits the rules, and what
+    /// `%ignore` names is any part of the text, not the longest. `%json {…}`
     /// stands for a JSON value of the schema, compiled with `options` as
     /// ``init(jsonSchema:options:)-(String,_)`` compiles it.
     ///

@@ -224,8 +224,9 @@ struct LarkParser {
         var alternatives = [try sequence(nested: nested, inTerminal: inTerminal)]
         while true {
             if current == "|" {
+                // Outside parentheses, a '|' at the end of the line leaves an empty alternative.
                 position += 1
-                skipSpace(newlines: true)
+                skipSpace(newlines: nested)
                 alternatives.append(try sequence(nested: nested, inTerminal: inTerminal))
                 continue
             }
