@@ -13,7 +13,7 @@ final class ModelRuntime: Sendable {
     /// The bytes of the longest token's text: a text of more than `contextSize` times as many
     /// bytes cannot fit in the context, whatever its tokens.
     let longestTokenBytes: Int
-    private let grammars = Mutex<[String: CompiledGrammar]>([:])
+    private let grammars = Mutex<[GrammarKey: CompiledGrammar]>([:])
     /// DRY's tables over this vocabulary, by setting (the last few).
     private let dryPenalties = Mutex<[DRYSettings: DRYPenalty]>([:])
 
@@ -30,6 +30,13 @@ final class ModelRuntime: Sendable {
         longestTokenBytes = max(1, model.tokenBytes.lazy.map(\.count).max() ?? 1)
     }
 
+    /// What a compiled grammar is kept under: the schema value (not its text) with what it was
+    /// compiled for, or the text grammar.
+    private enum GrammarKey: Hashable {
+        case schema(JSONValue, lenient: Bool, layout: JSONLayout)
+        case text(TextGrammar)
+    }
+
     /// The most compiled grammars kept.
     static let grammarLimit = 64
 
@@ -40,7 +47,7 @@ final class ModelRuntime: Sendable {
     func grammar(
         forJSONSchema schema: JSONValue, lenient: Bool = false, layout: JSONLayout = .compact, compiled: CompiledGrammar? = nil
     ) throws(SchemaError) -> CompiledGrammar {
-        let key = (lenient ? "lenient:" : "") + "\(layout):" + schema.jsonString
+        let key = GrammarKey.schema(schema, lenient: lenient, layout: layout)
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
         let grammar: CompiledGrammar
         let options = CompileOptions(whitespace: layout.whitespace, isLenient: lenient)
@@ -66,7 +73,7 @@ final class ModelRuntime: Sendable {
     }
 
     /// Computes the grammar's slowest masks and keeps it under `key`.
-    private func keep(_ grammar: CompiledGrammar, as key: String) -> CompiledGrammar {
+    private func keep(_ grammar: CompiledGrammar, as key: GrammarKey) -> CompiledGrammar {
         _ = grammar.precomputeMasks(for: vocabulary)
         grammars.withLock { grammars in
             // Each grammar keeps the automata its matchers built: a server seeing ever new
@@ -80,13 +87,7 @@ final class ModelRuntime: Sendable {
     /// The compiled text grammar, kept with the schemas' grammars: a server's `prepare` and the
     /// turn that follows it, and later requests with the same grammar, compile it once.
     func grammar(for textGrammar: TextGrammar) throws(GrammarError) -> CompiledGrammar {
-        let key =
-            switch textGrammar {
-            case .regex(let pattern): "regex:" + pattern
-            case .choices(let choices): "choices:" + JSONValue.array(choices.map(JSONValue.string)).jsonString
-            case .gbnf(let text): "gbnf:" + text
-            case .lark(let text): "lark:" + text
-            }
+        let key = GrammarKey.text(textGrammar)
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
         return keep(try textGrammar.compiled(), as: key)
     }

@@ -2,7 +2,7 @@ import ConstrainedDecoding
 
 /// How a structured answer's JSON is laid out. The layout is part of the grammar: the model
 /// writes the values, and the whitespace only where the layout leaves it a choice.
-public enum JSONLayout: Sendable, Equatable, Codable {
+public enum JSONLayout: Sendable, Hashable, Codable {
     /// No whitespace.
     case compact
     /// A member or element per line, indented by this many spaces per level.

@@ -11,7 +11,7 @@ import ConstrainedDecoding
 /// let answer = try await session.respond(to: "Is the sky blue?", grammar: .choices(["yes", "no"]))
 /// print(answer.content)  // "yes" or "no"
 /// ```
-public enum TextGrammar: Sendable, Equatable, Codable {
+public enum TextGrammar: Sendable, Hashable, Codable {
     /// The whole text matches the regular expression (the ECMA-262 subset of `pattern`).
     case regex(String)
     /// The text is one of the strings, exactly.
