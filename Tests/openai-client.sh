@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Runs Tests/openai_client_check.py, the `openai` Python package as a client, against
 # `guided serve` on the default model: starts the server on a free port with an API key,
-# installs `openai` once into a virtual environment in the cache folder ($GUIDED_CACHE, else
-# ~/.cache/guided), and fails when a check fails.
+# installs `openai` (and `lark`, whose parser checks the Lark answers) once into a virtual
+# environment in the cache folder ($GUIDED_CACHE, else ~/.cache/guided), and fails when a check
+# fails.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${GUIDED_CACHE:-$HOME/.cache/guided}"
 venv="$cache/openai-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import openai, pydantic" 2>/dev/null; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import openai, pydantic, lark" 2>/dev/null; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet "openai>=1.40" pydantic >&2
+    "$venv/bin/pip" install --quiet "openai>=1.40" pydantic lark >&2
 fi
 cd "$root"
 swift build -c release --product guided >&2

@@ -1,7 +1,9 @@
 """Checks `guided serve` with the `openai` Python package, as a client in another language
 would use it: typed output (a Pydantic model as response_format), streaming, tools with
-arguments of their schema, text grammars (llama-server's and vLLM's fields), and errors (a wrong
-key, a schema or grammar the engine refuses, a bad value).
+arguments of their schema, text grammars (llama-server's and vLLM's fields, OpenAI's
+response_format of type grammar; Lark outputs parsed by the `lark` package, regular expressions
+matched by re.fullmatch), and errors (a wrong key, a schema or grammar the engine refuses, a bad
+value).
 
 usage: python openai_client_check.py BASE_URL API_KEY
 Prints one line per check and exits non-zero on the first failure.
@@ -10,6 +12,7 @@ import json
 import re
 import sys
 
+import lark
 import openai
 from pydantic import BaseModel, Field
 
@@ -75,6 +78,27 @@ def main(base_url, key):
                                               extra_body=body).choices[0].message.content
         assert accepts(text), (body, text)
         print("grammar", next(iter(body)), "->", repr(text))
+
+    # Lark grammars (vLLM's grammar field and OpenAI's response_format of type grammar), checked
+    # by the `lark` package's own parser; regular expressions by Python's re.fullmatch.
+    lists = 'start: item (", " item)*\nitem: WORD | NUMBER\n%import common.WORD\n%import common.NUMBER'
+    sums = 'start: sum " = " NUMBER\nsum: sum " + " NUMBER | NUMBER\n%import common.INT -> NUMBER'
+    fruit = [{"role": "user", "content": "List three fruits."}]
+    addition = [{"role": "user", "content": "What is 2 + 3 + 4? Write the sum and its result."}]
+    for name, grammar, messages, request in [
+            ("structured_outputs.grammar", lists, fruit, {"extra_body": {"structured_outputs": {"grammar": lists}}}),
+            ("response_format grammar", sums, addition, {"response_format": {"type": "grammar", "grammar": sums}}),
+            ("response_format lark", lists, fruit, {"response_format": {"type": "grammar", "grammar": {"syntax": "lark", "definition": lists}}})]:
+        text = client.chat.completions.create(model=model, temperature=0, max_tokens=60, messages=messages, **request).choices[0].message.content
+        lark.Lark(grammar, start="start").parse(text)
+        print("lark", name, "->", repr(text))
+    for pattern, ask in [(r"\d{3}-\d{4}", "Make up a phone number for a bakery."),
+                         (r"(red|green|blue)( and (red|green|blue))?", "Which colours does a rainbow have?"),
+                         (r"[A-Z][a-z]{2,15}, [A-Z]{2} \d{5}", "In which city, state and ZIP code is the White House?")]:
+        text = client.chat.completions.create(model=model, temperature=0, max_tokens=40, messages=[{"role": "user", "content": ask}],
+                                              extra_body={"guided_regex": pattern}).choices[0].message.content
+        assert re.fullmatch(pattern, text), (pattern, text)
+        print("regex", pattern, "->", repr(text))
     try:
         client.chat.completions.create(model=model, messages=question, extra_body={"grammar": "root ::= item"})
         raise AssertionError("a grammar with an undefined rule was accepted")

@@ -4,11 +4,11 @@ import PartialJSON
 
 /// `guided generate --schema FILE ... PROMPT` and `guided respond ... PROMPT`: answers a prompt on
 /// the model, as a value of the schema printed as compact JSON, or as text; `guided generate`
-/// with `--regex`, `--choice` or `--grammar` writes text that follows that grammar.
+/// with `--regex`, `--choice`, `--grammar` or `--lark` writes text that follows that grammar.
 struct GenerateCommand {
     /// The schema file; `nil` for a text answer (`respond`, or a text grammar).
     var schemaPath: String?
-    /// The grammar of a text answer (`--regex`, `--choice`, `--grammar`).
+    /// The grammar of a text answer (`--regex`, `--choice`, `--grammar`, `--lark`).
     var textGrammar: TextGrammar?
     var prompt: String
     var instructions: String?
@@ -53,8 +53,11 @@ struct GenerateCommand {
                 choices.append(try value(argument))
                 textGrammar = .choices(choices)
                 grammarOptions.insert(argument)
-            case "--grammar" where needsSchema:
-                textGrammar = .gbnf(try Self.read(try value(argument)))
+            case "--grammar" where needsSchema, "--lark" where needsSchema:
+                // A Lark grammar by its flag or its file's extension; any other file is GBNF.
+                let path = try value(argument)
+                let text = try Self.read(path)
+                textGrammar = argument == "--lark" || path.lowercased().hasSuffix(".lark") ? .lark(text) : .gbnf(text)
                 grammarOptions.insert(argument)
             case "--instructions": instructions = try value(argument)
             case "--model": modelPath = try value(argument)
@@ -103,7 +106,7 @@ struct GenerateCommand {
         }
         guard let prompt else { throw .usage("missing PROMPT") }
         if needsSchema, (schemaPath == nil ? 0 : 1) + grammarOptions.count != 1 {
-            throw .usage("generate needs one of --schema FILE, --regex R, --choice A (repeated), --grammar FILE.gbnf")
+            throw .usage("generate needs one of --schema FILE, --regex R, --choice A (repeated), --grammar FILE (.gbnf or .lark), --lark FILE")
         }
         if let textGrammar {
             if isLenient { throw .usage("--lenient goes with --schema") }

@@ -11,10 +11,11 @@ enum Usage {
               on a line of its own, --stats the speed and the time to the first snapshot.
               --lenient         leave out of the grammar what cannot be enforced while generating
                                 and check the final value against the whole schema instead
-          generate --regex R | --choice A [--choice B ...] | --grammar FILE.gbnf [options] PROMPT
+          generate --regex R | --choice A [--choice B ...] | --grammar FILE | --lark FILE [options] PROMPT
               Answer PROMPT with text that the whole regular expression R matches (the subset
-              JSON Schema patterns use), that is one of the choices, or that the GBNF grammar
-              in FILE (llama.cpp's format, from its root rule) accepts; on the local model only.
+              JSON Schema patterns use), that is one of the choices, or that the grammar in FILE
+              accepts: GBNF (llama.cpp's format, from its root rule), or Lark (llguidance's, from
+              its start rule) for a .lark file or with --lark; on the local model only.
           respond [options] PROMPT
               Answer PROMPT with text (on a terminal, as it is written).
           options: --instructions TEXT, --model GGUF|NAME (a file, or a model fetch-model knows),

@@ -159,7 +159,7 @@ import Testing
         #expect(error("root ::= a\na ::= b \"x\"\nb ::= ws a | \"y\"\nws ::= \" \"?") == .leftRecursion(rule: "a", line: 2, column: 1))
         #expect(error("root ::= \"a\" missing") == .undefinedRule(name: "missing", rule: "root", line: 1, column: 14))
         #expect(error("root ::= \"a\"\nroot ::= \"b\"") == .duplicateRule(name: "root", line: 2, column: 1))
-        #expect(error("start ::= \"a\"") == .missingRoot)
+        #expect(error("start ::= \"a\"") == .missingStart(rule: "root"))
         let syntax: [(String, String?, Int, Int, String)] = [
             ("root ::= \"abc", "root", 1, 10, "not closed"),
             ("root ::= x\nx ::= [a-", "x", 2, 7, "not closed"),

@@ -27,18 +27,26 @@ import Testing
         "list": ("- milk\n- eggs\n", "- milk"),
     ]
 
-    @Test func everyGrammarOfLlamaCppCompiles() throws {
+    /// The names of the grammar files in ``folder``, sorted; when there are none, an issue that
+    /// says how to get them is recorded (a missing folder fails the test, it does not skip it).
+    static func grammarFiles() -> [String] {
         let folder = Self.folder
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gbnf") }.sorted()) ?? []
-        guard !files.isEmpty else {
+        if files.isEmpty {
             Issue.record("""
                 llama.cpp's grammars are not in \(folder.path): run scripts/build-llama-server.sh (it keeps them \
                 there), or set LLAMA_CPP_GRAMMARS to the grammars folder of llama.cpp (in PyPI's llama-cpp-python \
                 0.3.36 sdist, vendor/llama.cpp/grammars: with cmake and scikit-build-core installed, python3 -m pip \
                 download --no-deps --no-binary :all: --no-build-isolation llama-cpp-python==0.3.36, then untar it)
                 """)
-            return
         }
+        return files
+    }
+
+    @Test func everyGrammarOfLlamaCppCompiles() throws {
+        let folder = Self.folder
+        let files = Self.grammarFiles()
+        guard !files.isEmpty else { return }
         for name in Self.samples.keys.sorted() {
             #expect(files.contains(name + ".gbnf"), "\(name).gbnf is missing from \(folder.path)")
         }

@@ -41,7 +41,7 @@ import TestSupport
         }
     }
 
-    /// `--choice`, `--regex` and `--grammar` write text that follows the grammar; a grammar that
+    /// `--choice`, `--regex`, `--grammar` and `--lark` write text that follows the grammar; a grammar that
     /// cannot be enforced is refused before the model runs, naming its rule, line and column.
     @Test func textGrammarsShapeTheAnswer() throws {
         _ = try requireTinyModel()
@@ -59,6 +59,15 @@ import TestSupport
         try Data("root ::= \"The answer is \" number \".\"\nnumber ::= [0-9]+\n".utf8).write(to: grammar)
         let answer = try Self.output(of: "\(generate) --grammar '\(grammar.path)' 'What is 6 times 7?' 2>/dev/null")
         #expect(answer.wholeMatch(of: /The answer is [0-9]+\.\n/) != nil, "\(answer.debugDescription)")
+        // A .lark file is Lark; --lark reads any file as Lark.
+        let lark = folder.appendingPathComponent("answer.lark")
+        try Data("start: \"The answer is \" NUMBER \".\"\n%import common.INT -> NUMBER\n".utf8).write(to: lark)
+        let larkAnswer = try Self.output(of: "\(generate) --grammar '\(lark.path)' 'What is 6 times 7?' 2>/dev/null")
+        #expect(larkAnswer.wholeMatch(of: /The answer is [0-9]+\.\n/) != nil, "\(larkAnswer.debugDescription)")
+        let larkText = folder.appendingPathComponent("answer.txt")
+        try Data("start: WORD (\" \" WORD)~2\n%import common.WORD\n".utf8).write(to: larkText)
+        let words = try Self.output(of: "\(generate) --lark '\(larkText.path)' 'Three words about cats.' 2>/dev/null")
+        #expect(words.wholeMatch(of: /[A-Za-z]+ [A-Za-z]+ [A-Za-z]+\n/) != nil, "\(words.debugDescription)")
         let leftRecursive = folder.appendingPathComponent("left.gbnf")
         try Data("root ::= list\nlist ::= list \",\" [a-z]\n".utf8).write(to: leftRecursive)
         let refusal = try Self.output(of: "\(generate) --grammar '\(leftRecursive.path)' 'List letters.' 2>&1; echo \" $?\"")

@@ -106,7 +106,8 @@ import Testing
         #expect(arguments["city"]?.stringValue != nil)
     }
 
-    /// llama-server's `grammar` and vLLM's grammar fields hold the text answer to their grammar,
+    /// llama-server's `grammar`, vLLM's grammar fields (GBNF or Lark) and OpenAI's
+    /// `response_format` of type `grammar` hold the text answer to their grammar,
     /// whole and streamed; a grammar that does not compile gets a 400 naming its field.
     @Test func grammarFieldsHoldTheTextAnswer() async throws {
         let server = try HTTPServer(port: 0, handler: OpenAIEndpoint(model: try Self.requireModel(), name: "smollm2"))
@@ -116,6 +117,8 @@ import Testing
             (#""grammar":"root ::= (\"yes\" | \"no\") \".\"""#, { (text: String) in text == "yes." || text == "no." }),
             (#""guided_choice":["sky","sea"]"#, { ["sky", "sea"].contains($0) }),
             (#""structured_outputs":{"regex":"[A-Z][a-z]{2,8}"}"#, { $0.wholeMatch(of: /[A-Z][a-z]{2,8}/) != nil }),
+            (#""guided_grammar":"start: ANSWER \".\"\nANSWER: \"yes\" | \"no\"""#, { (text: String) in text == "yes." || text == "no." }),
+            (#""response_format":{"type":"grammar","grammar":{"syntax":"lark","definition":"start: /(Yes|No), [a-z ]{1,20}/"}}"#, { $0.wholeMatch(of: /(Yes|No), [a-z ]{1,20}/) != nil }),
         ] {
             for stream in [false, true] {
                 let body = "{\(question),\(field),\"stream\":\(stream)}"

@@ -55,6 +55,13 @@ import Testing
             (#","structured_outputs":{"regex":"[a-z]+"}"#, .regex("[a-z]+")),
             (#","structured_outputs":{"choice":["a"]}"#, .choices(["a"])),
             (#","structured_outputs":{"grammar":"\#(gbnf)"}"#, .gbnf(#"root ::= "yes" | "no""#)),
+            // vLLM's grammars without '::=' are Lark; OpenAI's response_format of type grammar.
+            (#","guided_grammar":"start: \"yes\" | \"no\"""#, .lark(#"start: "yes" | "no""#)),
+            (#","structured_outputs":{"grammar":"start: /[0-9]+/"}"#, .lark("start: /[0-9]+/")),
+            (#","response_format":{"type":"grammar","grammar":"start: \"a\""}"#, .lark(#"start: "a""#)),
+            (#","response_format":{"type":"grammar","grammar":"\#(gbnf)"}"#, .gbnf(#"root ::= "yes" | "no""#)),
+            (#","response_format":{"type":"grammar","grammar":{"definition":"[a-z]+","syntax":"regex"}}"#, .regex("[a-z]+")),
+            (#","response_format":{"type":"grammar","grammar":{"definition":"start: \"a\"","syntax":"lark"}}"#, .lark(#"start: "a""#)),
         ] {
             #expect(try Self.request(fields).generation.generationOptions.textGrammar == grammar, "\(fields)")
         }
@@ -75,6 +82,11 @@ import Testing
             (#","structured_outputs":{"json":"{"}"#, "structured_outputs.json"), (#","structured_outputs":{"json":7}"#, "structured_outputs.json"),
             (#","structured_outputs":{"json":{"type":"object"},"regex":"a"}"#, "structured_outputs.regex"),
             (#","grammar":"root ::= missing""#, "grammar"), (#","guided_regex":"(a""#, "guided_regex"),
+            (#","response_format":{"type":"grammar"}"#, "response_format.grammar"),
+            (#","response_format":{"type":"grammar","grammar":{"definition":"a","syntax":"python"}}"#, "response_format.grammar"),
+            (#","response_format":{"type":"grammar","grammar":"start: <|eot|>"}"#, "response_format.grammar"),
+            (#","response_format":{"type":"grammar","grammar":"start: \"a\""},"guided_regex":"a""#, "response_format.grammar"),
+            (#","guided_grammar":"start: A\nA: A \"x\"""#, "guided_grammar"),
         ] {
             do {
                 _ = try Self.request(fields)

@@ -54,6 +54,14 @@ struct CompactNFA: Sendable {
         return offset
     }
 
+    /// Shifts every call by `offset` templates, for templates compiled on their own (an embedded
+    /// JSON Schema's) that join a grammar after `offset` others.
+    mutating func shiftCalls(by offset: Int32) {
+        for index in callDefinitions.indices where callDefinitions[index] != Self.noCall {
+            callDefinitions[index] += offset
+        }
+    }
+
     /// Appends `elements` to `array` in one copy, then shifts the new elements in place.
     private static func append<Element>(_ elements: [Element], to array: inout [Element], shift: (inout Element) -> Void) {
         let base = array.count

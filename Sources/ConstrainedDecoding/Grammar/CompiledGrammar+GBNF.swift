@@ -14,8 +14,8 @@ extension CompiledGrammar {
     ///   (``GrammarError/leftRecursion(rule:line:column:)``), no `root` rule; or
     ///   ``GrammarError/tooLarge(_:)`` past the state budget.
     public init(gbnf: String, options: CompileOptions = CompileOptions()) throws(GrammarError) {
-        let compiler = try GBNFCompiler(grammar: try GBNFParser.parse(gbnf), options: options)
-        self.init(templates: try compiler.templates(), options: options)
+        let compiler = try RuleCompiler(grammar: try GBNFParser.parse(gbnf), options: options)
+        self.init(templates: try compiler.templates().templates, options: options)
         guard acceptsSomeText else { throw .acceptsNothing("the root rule can read nothing") }
     }
 }

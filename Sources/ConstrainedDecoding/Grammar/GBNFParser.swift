@@ -6,9 +6,7 @@
 /// the end of the line. Token references (`<[id]>`, `!<…>`) are refused: a grammar here reads
 /// text, not token ids.
 struct GBNFParser {
-    private let scalars: [Unicode.Scalar]
-    /// The offset of the first character of each line.
-    private let lineStarts: [Int]
+    private let source: GrammarSource
     private var position = 0
     /// The rule being read, for errors.
     private var currentRule: String?
@@ -17,33 +15,23 @@ struct GBNFParser {
     static let maximumRepetition = 2000
 
     /// The rules of `text`, in order.
-    static func parse(_ text: String) throws(GrammarError) -> GBNFGrammar {
+    static func parse(_ text: String) throws(GrammarError) -> GrammarRules {
         var parser = GBNFParser(text)
         return try parser.grammar()
     }
 
     private init(_ text: String) {
-        scalars = Array(text.unicodeScalars)
-        var starts = [0]
-        for (offset, scalar) in scalars.enumerated() where scalar == "\n" { starts.append(offset + 1) }
-        lineStarts = starts
+        source = GrammarSource(text)
     }
 
-    private var current: Unicode.Scalar? { position < scalars.count ? scalars[position] : nil }
+    private var current: Unicode.Scalar? { source[position] }
 
     private func peek(_ offset: Int = 0) -> Unicode.Scalar? {
-        position + offset < scalars.count ? scalars[position + offset] : nil
+        source[position + offset]
     }
 
-    /// The line and column of the character at `offset`.
-    private func place(_ offset: Int) -> GBNFGrammar.Place {
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
-        }
-        return GBNFGrammar.Place(line: low + 1, column: offset - lineStarts[low] + 1)
+    private func place(_ offset: Int) -> GrammarRules.Place {
+        source.place(offset)
     }
 
     private func fail(_ reason: String, at offset: Int? = nil) -> GrammarError {
@@ -79,25 +67,23 @@ struct GBNFParser {
         }
     }
 
-    private mutating func grammar() throws(GrammarError) -> GBNFGrammar {
-        var rules: [GBNFGrammar.Rule] = []
+    private mutating func grammar() throws(GrammarError) -> GrammarRules {
+        var rules: [GrammarRules.Rule] = []
         skipSpace(newlines: true)
         while current != nil {
             rules.append(try rule())
         }
-        return GBNFGrammar(rules: rules)
+        return GrammarRules(rules: rules, start: "root")
     }
 
     private mutating func name() throws(GrammarError) -> String {
         let start = position
         while let scalar = current, Self.isNameCharacter(scalar) { position += 1 }
         guard position > start else { throw fail("expected a rule name, found \(found)") }
-        var name = ""
-        name.unicodeScalars.append(contentsOf: scalars[start..<position])
-        return name
+        return source.text(start, position)
     }
 
-    private mutating func rule() throws(GrammarError) -> GBNFGrammar.Rule {
+    private mutating func rule() throws(GrammarError) -> GrammarRules.Rule {
         currentRule = nil
         let start = position
         let name = try self.name()
@@ -114,10 +100,10 @@ struct GBNFParser {
         default: throw fail("expected an element, '|' or the end of the line, found \(found)")
         }
         skipSpace(newlines: true)
-        return GBNFGrammar.Rule(name: name, body: body, place: place(start))
+        return GrammarRules.Rule(name: name, body: body, place: place(start))
     }
 
-    private mutating func alternatives(nested: Bool) throws(GrammarError) -> GBNFNode {
+    private mutating func alternatives(nested: Bool) throws(GrammarError) -> GrammarNode {
         var alternatives = [try sequence(nested: nested)]
         while current == "|" {
             position += 1
@@ -127,8 +113,8 @@ struct GBNFParser {
         return alternatives.count == 1 ? alternatives[0] : .alternation(alternatives)
     }
 
-    private mutating func sequence(nested: Bool) throws(GrammarError) -> GBNFNode {
-        var items: [GBNFNode] = []
+    private mutating func sequence(nested: Bool) throws(GrammarError) -> GrammarNode {
+        var items: [GrammarNode] = []
         while let scalar = current {
             let start = position
             switch scalar {
@@ -178,7 +164,7 @@ struct GBNFParser {
     /// `*`, `+`, `?`, `{m}`, `{m,}` or `{m,n}`, from the current character.
     private mutating func repetition() throws(GrammarError) -> (Int, Int?) {
         let start = position
-        let scalar = scalars[position]
+        let scalar = source.scalars[position]
         position += 1
         switch scalar {
         case "*": return (0, nil)

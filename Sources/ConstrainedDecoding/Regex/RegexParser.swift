@@ -8,6 +8,9 @@
 struct RegexParser {
     private let scalars: [UInt32]
     private var position = 0
+    /// What `.` matches: any character but a line terminator, as ECMA-262 has it, unless the
+    /// caller says otherwise.
+    private var dot = CodePointSet.all.subtracting(Self.lineTerminators)
 
     /// The largest count a quantifier may give.
     static let maximumRepetition = 1000
@@ -23,9 +26,11 @@ struct RegexParser {
         })
     }
 
-    /// The language of a whole-match regex (as `Regex` literals and formats are used).
-    static func wholeMatchLanguage(_ pattern: String) throws(RegexError) -> RegexNode {
+    /// The language of a whole-match regex (as `Regex` literals and formats are used), with `.`
+    /// matching `dot` when given.
+    static func wholeMatchLanguage(_ pattern: String, dot: CodePointSet? = nil) throws(RegexError) -> RegexNode {
         var parser = RegexParser(scalars: pattern.unicodeScalars.map(\.value))
+        if let dot { parser.dot = dot }
         let alternatives = try parser.topLevel()
         return .alternation(alternatives.map(\.node))
     }
@@ -213,7 +218,7 @@ struct RegexParser {
             guard take(")") else { throw fail("an unclosed group") }
             return inner
         case 0x5B: return .set(try characterClass())  // '['
-        case 0x2E: return .set(CodePointSet.all.subtracting(Self.lineTerminators))  // '.'
+        case 0x2E: return .set(dot)  // '.'
         case 0x5C: return try escape(inClass: false).map(RegexNode.set) ?? .empty  // '\'
         case 0x5E: return .startAnchor
         case 0x24: return .endAnchor

@@ -85,6 +85,7 @@ final class ModelRuntime: Sendable {
             case .regex(let pattern): "regex:" + pattern
             case .choices(let choices): "choices:" + JSONValue.array(choices.map(JSONValue.string)).jsonString
             case .gbnf(let text): "gbnf:" + text
+            case .lark(let text): "lark:" + text
             }
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
         return keep(try textGrammar.compiled(), as: key)

@@ -2,18 +2,21 @@ import PartialJSON
 
 /// The grammar a text answer follows, under the names the servers people use give it:
 /// llama-server's `grammar` (GBNF), vLLM's `structured_outputs` (`regex`, `choice`, `grammar`;
-/// its `json` is read with `response_format`)
-/// and its earlier `guided_regex`, `guided_choice` and `guided_grammar`.
+/// its `json` is read with `response_format`) and its earlier `guided_regex`, `guided_choice` and
+/// `guided_grammar` (vLLM's grammars are GBNF when they define a rule with `::=`, else Lark), and
+/// OpenAI's `response_format` of type `grammar` (the grammar's text, read as vLLM's are, or its
+/// `definition` in the `syntax` named: `lark`, `regex` or `gbnf`).
 extension ChatCompletionRequest {
     /// The fields that each set a text grammar, by name, with how each reads its value.
     private static let grammarFields: [(name: String, read: @Sendable (JSONValue) -> TextGrammar?)] = [
         ("grammar", { $0.stringValue.map(TextGrammar.gbnf) }),
-        ("guided_grammar", { $0.stringValue.map(TextGrammar.gbnf) }),
+        ("guided_grammar", { $0.stringValue.map(TextGrammar.init(grammarText:)) }),
         ("guided_regex", { $0.stringValue.map(TextGrammar.regex) }),
         ("guided_choice", { choices($0).map(TextGrammar.choices) }),
-        ("structured_outputs.grammar", { $0.stringValue.map(TextGrammar.gbnf) }),
+        ("structured_outputs.grammar", { $0.stringValue.map(TextGrammar.init(grammarText:)) }),
         ("structured_outputs.regex", { $0.stringValue.map(TextGrammar.regex) }),
         ("structured_outputs.choice", { choices($0).map(TextGrammar.choices) }),
+        ("response_format.grammar", responseFormatGrammar),
     ]
 
     /// The text grammar the request asks for, checked: at most one field, of the right type,
@@ -40,9 +43,13 @@ extension ChatCompletionRequest {
             var value: JSONValue? = object[path[0]]
             for key in path.dropFirst() { value = value?[key] }
             guard let value, !value.isNull else { continue }
+            if field.name == "response_format.grammar", object["response_format"]?["type"]?.stringValue != "grammar" { continue }
             if let found { throw Invalid(message: "'\(field.name)' and '\(found.name)' each set a grammar; give one.", parameter: field.name) }
             guard let grammar = field.read(value) else {
-                let expected = field.name.hasSuffix("choice") ? "a non-empty array of strings" : "a string"
+                let expected =
+                    field.name.hasSuffix("choice") ? "a non-empty array of strings"
+                    : field.name == "response_format.grammar" ? "the grammar's text, or an object with its 'definition' and 'syntax' (lark, regex or gbnf)"
+                    : "a string"
                 throw Invalid(message: "'\(field.name)' must be \(expected).", parameter: field.name)
             }
             found = (field.name, grammar)
@@ -60,6 +67,19 @@ extension ChatCompletionRequest {
             throw Invalid(message: "'\(found.name)' cannot be enforced: \(error)", parameter: found.name)
         }
         return found.grammar
+    }
+
+    /// `response_format.grammar`: the grammar's text, or `{"definition": …, "syntax": …}`.
+    private static func responseFormatGrammar(_ value: JSONValue) -> TextGrammar? {
+        if let text = value.stringValue { return TextGrammar(grammarText: text) }
+        guard let definition = value["definition"]?.stringValue else { return nil }
+        switch value["syntax"]?.stringValue {
+        case nil: return TextGrammar(grammarText: definition)
+        case "lark"?: return .lark(definition)
+        case "regex"?: return .regex(definition)
+        case "gbnf"?: return .gbnf(definition)
+        default: return nil
+        }
     }
 
     /// A non-empty array of strings.

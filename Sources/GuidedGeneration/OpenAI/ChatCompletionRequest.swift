@@ -7,7 +7,7 @@ import PartialJSON
 /// transcript (system and developer messages as the instructions, user messages as prompts,
 /// assistant messages as responses or tool calls, tool messages as tool outputs), the schema of
 /// `response_format`, the grammar of a text answer (`grammar`, `structured_outputs`,
-/// `guided_*`), the `tools` with `tool_choice`, and the sampling settings as
+/// `guided_*`, `response_format` of type `grammar`), the `tools` with `tool_choice`, and the sampling settings as
 /// ``GenerationOptions``. Whatever does not fit is a ``ChatCompletionRequest/Invalid`` error that
 /// names the field.
 package struct ChatCompletionRequest: Sendable {
@@ -117,6 +117,14 @@ package struct ChatCompletionRequest: Sendable {
         switch type {
         case "text"?:
             return nil
+        case "grammar"?:
+            // A text grammar, read with the other grammar fields.
+            guard let grammar = format["grammar"], grammar.stringValue != nil || grammar["definition"]?.stringValue != nil else {
+                throw Invalid(
+                    message: "'response_format.grammar' must be the grammar's text, or an object with its 'definition' and 'syntax' (lark, regex or gbnf).",
+                    parameter: "response_format.grammar")
+            }
+            return nil
         case "json_object"?:
             document = .object(["type": .string("object")])
         case "json_schema"?:
@@ -125,7 +133,7 @@ package struct ChatCompletionRequest: Sendable {
             }
             document = schema
         default:
-            throw Invalid(message: "'response_format.type' must be text, json_object or json_schema.", parameter: "response_format.type")
+            throw Invalid(message: "'response_format.type' must be text, json_object, json_schema or grammar.", parameter: "response_format.type")
         }
         // `json_schema.name` identifies the format to the protocol and is not shown to the model:
         // the prompt describes the schema document alone, as for a session's request.
