@@ -35,7 +35,7 @@ enum MaskCaseGrammar: Equatable {
         case .gbnf(let text):
             Result { () throws(GrammarError) in try CompiledGrammar(gbnf: text, options: options) }.mapError { $0 }
         case .lark(let text):
-            Result { try compileLark(text, options: options) }
+            Result { () throws(GrammarError) in try compileLark(text, options: options) }.mapError { $0 }
         }
     }
 }
