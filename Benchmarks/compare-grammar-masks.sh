@@ -50,6 +50,8 @@ for model in "${models[@]}"; do
     echo
     echo "## $name"
     echo
+    echo "load average at the end of the rounds: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo
     python3 "$root/Benchmarks/peers/compare_grammars.py" "$work/$name/cases.jsonl" "$work/$name" "${COMPARE_FLAGS:---per-grammar}"
 done
 echo "results: $work" >&2
