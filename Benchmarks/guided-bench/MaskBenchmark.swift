@@ -2,12 +2,13 @@ import ConstrainedDecoding
 import Foundation
 import PartialJSON
 
-/// `guided-bench masks`: for each case, the compile time of its schema (compiled once for
-/// consecutive cases of the same schema, unless `--compile-each`), then before each token of its
-/// instance the time of a full token mask; checks the token is allowed, advances, and checks that
-/// end-of-text is allowed at the end. Writes one JSON line per case and prints percentiles. The
-/// compile time includes ``CompiledGrammar/precomputeMasks(for:budget:)`` over the vocabulary
-/// (also written apart, as `precompute_ms`) unless `--lazy-masks`.
+/// `guided-bench masks`: for each case, the compile time of its schema or grammar (compiled once
+/// for consecutive cases of the same one, unless `--compile-each`; see ``MaskCaseGrammar``), then
+/// before each token of its instance or sample text the time of a full token mask; checks the
+/// token is allowed, advances, and checks that end-of-text is allowed at the end. Writes one JSON
+/// line per case and prints percentiles. The compile time includes
+/// ``CompiledGrammar/precomputeMasks(for:budget:)`` over the vocabulary (also written apart, as
+/// `precompute_ms`) unless `--lazy-masks`.
 struct MaskBenchmark {
     var vocabularyPath = ""
     var casesPath = ""
@@ -72,27 +73,26 @@ struct MaskBenchmark {
         var refused = 0
         var mask = TokenBitset(capacity: vocabulary.count)
         let clock = ContinuousClock()
-        var last: (schema: String, result: Result<CompiledGrammar, SchemaError>?, milliseconds: Double, precompute: Double, precomputed: MaskPrecomputation?)?
+        var last: (grammar: MaskCaseGrammar, result: Result<CompiledGrammar, any Error>?, milliseconds: Double, precompute: Double, precomputed: MaskPrecomputation?)?
         for line in lines where !line.isEmpty {
             let testCase = try JSONValue(parsing: String(line))
             let id = testCase["id"]?.stringValue ?? "?"
-            let schema = testCase["schema"]?.jsonString ?? "{}"
+            let source = try MaskCaseGrammar(case: testCase)
             let tokens = (testCase["tokens"]?.arrayValue ?? []).compactMap { $0.numberValue.flatMap { try? $0.intValue() }.map(Int32.init) }
             var record = JSONObject()
             record.append(key: "id", value: .string(id))
-            // The instances of one schema share its compile, as with the peers' --reuse-compiled:
-            // each gets a fresh matcher, which starts with what the grammar's earlier ones built.
-            if compilesEach || last?.schema != schema {
-                var result: Result<CompiledGrammar, SchemaError>?
-                let compileTime = clock.measure {
-                    result = Result { () throws(SchemaError) in try CompiledGrammar(jsonSchema: schema, options: options) }
-                }
+            // The instances of one schema (or the samples of one grammar) share its compile, as with
+            // the peers' --reuse-compiled: each gets a fresh matcher, which starts with what the
+            // grammar's earlier ones built.
+            if compilesEach || last?.grammar != source {
+                var result: Result<CompiledGrammar, any Error>?
+                let compileTime = clock.measure { result = source.compile(options: options) }
                 var precomputeTime = Duration.zero
                 var precomputed: MaskPrecomputation?
                 if !lazyMasks, case .success(let grammar)? = result {
                     precomputeTime = clock.measure { precomputed = grammar.precomputeMasks(for: vocabulary) }
                 }
-                last = (schema, result, (compileTime + precomputeTime).milliseconds, precomputeTime.milliseconds, precomputed)
+                last = (source, result, (compileTime + precomputeTime).milliseconds, precomputeTime.milliseconds, precomputed)
             }
             let result = last?.result
             let compileMilliseconds = last?.milliseconds ?? 0
@@ -108,7 +108,7 @@ struct MaskBenchmark {
             }
             guard case .success(let grammar)? = result else {
                 refused += 1
-                let message = if case .failure(let error)? = result { error.description } else { "" }
+                let message = if case .failure(let error)? = result { String(describing: error) } else { "" }
                 record.append(key: "accepted", value: .bool(false))
                 record.append(key: "reject_at", value: .null)
                 record.append(key: "mask_us", value: .array([]))
@@ -137,7 +137,7 @@ struct MaskBenchmark {
                 if !mask.contains(vocabulary.endOfText) { rejectAt = tokens.count }
             }
             // Lenient: what the grammar dropped is checked on the whole value, as a session does.
-            if rejectAt == nil, !grammar.droppedKeywords.isEmpty, let instance = testCase["instance"]?.stringValue,
+            if rejectAt == nil, !grammar.droppedKeywords.isEmpty, let schema = source.schema, let instance = testCase["instance"]?.stringValue,
                 let violation = (try? SchemaValidator(jsonSchema: schema, options: options))?.violation(in: instance)
             {
                 rejectAt = tokens.count

@@ -42,9 +42,11 @@ default:
           masks --vocab VOCAB.json --cases CASES.jsonl --out OUT.jsonl
                 [--whitespace compact|flexible] [--extra-properties forbid|allow] [--lenient]
                 [--compile-each] [--lazy-masks]
-              schema compile time and per-token mask time over a tokenizer's vocabulary;
-              consecutive cases of one schema share its compile unless --compile-each; the
-              compile includes precomputing the slow masks unless --lazy-masks
+              schema or grammar compile time and per-token mask time over a tokenizer's
+              vocabulary; a case is a JSON Schema and an instance (make-cases.py) or a GBNF or
+              Lark grammar and a sample text (make-grammar-cases.py); consecutive cases of one
+              schema or grammar share its compile unless --compile-each; the compile includes
+              precomputing the slow masks unless --lazy-masks
           forced-runs --model PATH [--model PATH ...] [--corpus DIR] [--layout indented|compact]
                 [--schemas-per-file N]
               fast-forward against the tokenizer: each valid JSONSchemaBench instance tokenized

@@ -3,6 +3,12 @@
 the same JSON lines as `guided-bench masks`: {"id", "compile_ms", "accepted", "reject_at",
 "mask_us", "error"}.
 
+A case is a JSON Schema and an instance (make-cases.py), or a grammar and a sample text
+(make-grammar-cases.py: "format" gbnf or lark). XGrammar reads GBNF (`Grammar.from_ebnf`, root
+rule `root`; its parser refuses an empty first alternative, `ws ::= | " "`, which llama.cpp's
+json.gbnf and json_arr.gbnf have, so that one is spelt `""` for it) and no Lark; llguidance reads Lark (`LLMatcher.grammar_from_lark`) and GBNF through
+its own converter (`llguidance.grammar_from("gbnf", ...)`, which is `gbnf_to_lark`).
+
 usage: run_peers.py ENGINE VOCAB.json CASES.jsonl OUT.jsonl [--whitespace compact|flexible]
        [--extra-properties forbid|allow] [--timeout SECONDS] [--memory-gb GB] [--reuse-compiled]
        [--resume]
@@ -16,10 +22,11 @@ the memory a worker may add after loading the engine, so that a runaway compile 
 exhausting the machine. An error record also says where it happened: "stage" is "compile" (the
 schema was refused or did not compile in time: reject_at is null) or "masks" (it compiled).
 
---reuse-compiled: consecutive cases with the same schema (the instances of one JSONSchemaBench
-schema) share XGrammar's compile, each with a fresh matcher, and each records that compile's
-time; XGrammar precomputes its masks while compiling, which dominates its time on large schemas.
-A schema whose compile timed out or crashed is then not compiled again for its next cases.
+--reuse-compiled: consecutive cases with the same schema or grammar (the instances of one
+JSONSchemaBench schema, the samples of one grammar) share XGrammar's compile, each with a fresh
+matcher, and each records that compile's time; XGrammar precomputes its masks while compiling,
+which dominates its time on large schemas. A schema or grammar whose compile timed out or crashed
+is then not compiled again for its next cases.
 
 --resume: keeps the records already in OUT (from a run that was stopped) and runs the cases after
 the last of them.
@@ -28,6 +35,7 @@ llguidance compiles lazily inside its matcher, so it compiles every case either 
 import argparse
 import json
 import os
+import re
 import select
 import subprocess
 import sys
@@ -54,7 +62,13 @@ class XGrammarEngine:
         self.size = len(tokens)
         self.bitmask = xgr.allocate_token_bitmask(1, self.size)
 
-    def compile(self, schema):
+    def compile(self, case):
+        if "grammar" in case:
+            if case["format"] != "gbnf":
+                raise ValueError(f"XGrammar reads GBNF and EBNF grammars, not {case['format']}")
+            text = re.sub(r"::=(\s*)\|", r'::=\1"" |', case["grammar"])
+            return self.compiler.compile_grammar(self.xgr.Grammar.from_ebnf(text, root_rule_name="root"))
+        schema = case["schema"]
         # Compact JSON has no space after ',' and ':' (XGrammar's default separators have one).
         separators = None if self.flexible else (",", ":")
         return self.compiler.compile_json_schema(json.dumps(schema), any_whitespace=self.flexible, separators=separators, strict_mode=self.strict)
@@ -95,7 +109,14 @@ class LLGuidanceEngine:
         self.allow_extra = allow_extra
         self.mask_buffer = numpy.zeros(((len(tokens) + 31) // 32,), dtype=numpy.int32)
 
-    def compile(self, schema):
+    def compile(self, case):
+        if "grammar" in case:
+            if case["format"] == "lark":
+                grammar = self.llguidance.LLMatcher.grammar_from_lark(case["grammar"])
+            else:
+                grammar = self.llguidance.grammar_from("gbnf", case["grammar"])
+            return self.matcher(grammar)
+        schema = case["schema"]
         if not self.allow_extra and isinstance(schema, dict):
             schema = dict(schema)
             schema.setdefault("x-guidance", {})
@@ -103,6 +124,9 @@ class LLGuidanceEngine:
             schema, defaults={"whitespace_flexible": self.flexible})
         if not self.allow_extra:
             grammar = forbid_extra(grammar)
+        return self.matcher(grammar)
+
+    def matcher(self, grammar):
         matcher = self.llguidance.LLMatcher(self.tokenizer, grammar, log_level=0)
         if matcher.is_error():
             raise ValueError(matcher.get_error())
@@ -175,11 +199,18 @@ class Encoder:
             return []
 
 
-def compile_schema(engine, schema):
-    """(compiled schema or the exception that refused it, a matcher or None, milliseconds)."""
+def case_key(case):
+    """What cases that share a compile have in common: the schema, or the grammar's text."""
+    if "grammar" in case:
+        return json.dumps([case["format"], case["grammar"]])
+    return json.dumps(case["schema"], sort_keys=True)
+
+
+def compile_case(engine, case):
+    """(compiled schema or grammar or the exception that refused it, a matcher or None, milliseconds)."""
     start = time.perf_counter()
     try:
-        compiled = engine.compile(schema)
+        compiled = engine.compile(case)
         matcher = engine.start(compiled)
     except Exception as error:  # a refused schema
         return error, None, (time.perf_counter() - start) * 1e3
@@ -188,15 +219,15 @@ def compile_schema(engine, schema):
 
 def run_case(engine, eos, case, report, last=None):
     """One case's record; report(compile_ms) is called once the schema has compiled. With last
-    (a dict, for engines whose compiled grammars are reusable), a case whose schema is the
-    previous case's reuses that compile and records its time."""
+    (a dict, for engines whose compiled grammars are reusable), a case whose schema or grammar is
+    the previous case's reuses that compile and records its time."""
     record = {"id": case["id"]}
-    key = json.dumps(case["schema"], sort_keys=True) if last is not None else None
+    key = case_key(case) if last is not None else None
     if last is not None and last.get("key") == key:
         compiled, compile_ms = last["compiled"], last["compile_ms"]
         matcher = None if isinstance(compiled, Exception) else engine.start(compiled)
     else:
-        compiled, matcher, compile_ms = compile_schema(engine, case["schema"])
+        compiled, matcher, compile_ms = compile_case(engine, case)
         if last is not None:
             last.update(key=key, compiled=compiled, compile_ms=compile_ms)
     if isinstance(compiled, Exception):
@@ -251,7 +282,7 @@ def worker(arguments):
                 # The previous worker stopped while compiling this case's schema: the next cases
                 # of the same schema share that outcome instead of compiling it again.
                 message, milliseconds = arguments.after_failure
-                last.update(key=json.dumps(json.loads(line)["schema"], sort_keys=True), compiled=RuntimeError(message),
+                last.update(key=case_key(json.loads(line)), compiled=RuntimeError(message),
                             compile_ms=float(milliseconds))
             if number < arguments.worker or not line.strip():
                 continue
