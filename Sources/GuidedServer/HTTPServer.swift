@@ -5,7 +5,8 @@ import Synchronization
 /// An HTTP/1.1 server on POSIX sockets: one thread accepts connections, one thread per
 /// connection reads its requests (keep-alive), hands each to the handler in a task, and sends
 /// what the handler writes. Every client-controlled quantity is bounded: header and body sizes
-/// (431, 413), the time a request's head and the whole request may take to arrive (408), idle
+/// (431, 413), the time a request's head and the whole request may take to arrive (408; a
+/// client that closes its side partway through a request gets its 400 at once), idle
 /// connections, and the number of connections, in all and per client address: beyond either
 /// bound a new connection takes the place of the one that has waited longest for its request,
 /// and is refused (503) only when every place is held by a request being answered.
@@ -115,6 +116,15 @@ public final class HTTPServer: Sendable {
                 case .bytes(let count):
                     parser.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 case .closed:
+                    // A client that ends its side partway through a request (it may still read)
+                    // hears at once why the request is not answered.
+                    if parser.hasPartialRequest {
+                        do {
+                            try parser.finish()
+                        } catch {
+                            _ = write(ServerErrorBody.response(status: error.status, message: error.message), on: connection, keepAlive: false)
+                        }
+                    }
                     return
                 case .timedOut:
                     if parser.hasPartialRequest {

@@ -1,9 +1,9 @@
 /// Reads an HTTP/1.1 response from the bytes of a connection as they arrive, strictly (the
 /// syntax of ``HTTPHeadSyntax``, one `Content-Length`, `chunked` as the only transfer coding)
 /// and within ``Limits``: its head, then its body piece by piece as it comes (by its
-/// `Content-Length`, in chunks, or until the connection closes), then its end. Whatever a server
-/// sends gives a part, a wait for more bytes, or a typed error, never more memory than the
-/// limits and the bytes of one read.
+/// `Content-Length`, in chunks read by ``ChunkedDecoder``, or until the connection closes),
+/// then its end. Whatever a server sends gives a part, a wait for more bytes, or a typed error,
+/// never more memory than the limits and the bytes of one read.
 package struct HTTPResponseParser: Sendable {
     /// The bounds on what a response may send outside its body.
     package struct Limits: Sendable {
@@ -49,17 +49,14 @@ package struct HTTPResponseParser: Sendable {
     private enum State {
         case head
         case length(remaining: Int)
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd
-        case trailers
+        case chunked(ChunkedDecoder)
         case untilClose
         case done
     }
 
     package let limits: Limits
     private var buffer: [UInt8] = []
-    /// Where the search for the end of a head or a line goes on.
+    /// Where the search for the end of a head goes on.
     private var searched = 0
     private var state = State.head
 
@@ -98,24 +95,25 @@ package struct HTTPResponseParser: Sendable {
             case .untilClose:
                 guard !buffer.isEmpty else { return nil }
                 return .body(take(buffer.count))
-            case .chunkSize:
-                guard let line = try nextLine(limit: limits.maximumChunkLineBytes, what: "chunk-size line") else { return nil }
-                let size = try Self.chunkSize(line)
-                state = size == 0 ? .trailers : .chunkData(remaining: size)
-            case .chunkData(let remaining):
-                guard !buffer.isEmpty else { return nil }
-                let count = min(remaining, buffer.count)
-                state = count == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - count)
-                return .body(take(count))
-            case .chunkDataEnd:
-                guard buffer.count >= 2 else { return nil }
-                guard buffer[0] == 13, buffer[1] == 10 else { throw .malformed("a chunk longer than its size") }
-                buffer.removeFirst(2)
-                state = .chunkSize
-            case .trailers:
-                guard try nextTrailers() else { return nil }
-                state = .done
-                return .end
+            case .chunked(var decoder):
+                var start = 0
+                let step: ChunkedDecoder.Step?
+                do {
+                    step = try decoder.next(in: buffer, from: &start)
+                } catch {
+                    throw responseError(error)
+                }
+                state = decoder.isComplete ? .done : .chunked(decoder)
+                switch step {
+                case .data(let range):
+                    return .body(take(range, upTo: start))
+                case .end:
+                    buffer.removeFirst(start)
+                    return .end
+                case nil:
+                    buffer.removeFirst(start)
+                    return nil
+                }
             case .done:
                 return nil
             }
@@ -137,18 +135,34 @@ package struct HTTPResponseParser: Sendable {
     }
 
     private mutating func take(_ count: Int) -> [UInt8] {
-        if count == buffer.count {
+        take(0..<count, upTo: count)
+    }
+
+    /// The bytes of `range`, dropping those before `end` from the buffer (without a copy when
+    /// they are the whole buffer).
+    private mutating func take(_ range: Range<Int>, upTo end: Int) -> [UInt8] {
+        if range == 0..<buffer.count, end == buffer.count {
             let bytes = buffer
             buffer = []
             return bytes
         }
-        let bytes = Array(buffer[..<count])
-        buffer.removeFirst(count)
+        let bytes = Array(buffer[range])
+        buffer.removeFirst(end)
         return bytes
     }
 
-    /// Where the blank line that ends a head (or the trailer fields) begins, once it has
-    /// arrived within the limit; refused as soon as the limit is passed without it.
+    /// The response error of a chunked body's violation.
+    private func responseError(_ violation: ChunkedDecoder.Violation) -> HTTPResponseError {
+        switch violation {
+        case .malformed(let reason): .malformed(reason)
+        case .trailersTooLarge: .headTooLarge(limit: limits.maximumHeadBytes)
+        case .bodyTooLarge(let length, _): .malformed("a body of \(length) bytes")
+        case .incomplete: .incomplete
+        }
+    }
+
+    /// Where the blank line that ends a head begins, once it has arrived within the limit;
+    /// refused as soon as the limit is passed without it.
     private mutating func headEnd() throws(HTTPResponseError) -> Int? {
         let end: Int?
         do {
@@ -179,14 +193,14 @@ package struct HTTPResponseParser: Sendable {
             case 204, 304:
                 state = .length(remaining: 0)
             default:
-                state = try Self.bodyState(of: head)
+                state = try Self.bodyState(of: head, limits: limits)
             }
             return head
         }
     }
 
     /// How the body of a response with this head is framed (RFC 9112, 6.3).
-    private static func bodyState(of head: Head) throws(HTTPResponseError) -> State {
+    private static func bodyState(of head: Head, limits: Limits) throws(HTTPResponseError) -> State {
         var length: Int?
         var codings: [String] = []
         for field in head.headers {
@@ -209,7 +223,8 @@ package struct HTTPResponseParser: Sendable {
         if !codings.isEmpty {
             guard codings == ["chunked"] else { throw .unsupportedTransferEncoding(String(codings.joined(separator: ", ").prefix(40))) }
             guard length == nil else { throw .malformed("both Transfer-Encoding and Content-Length") }
-            return .chunkSize
+            return .chunked(ChunkedDecoder(limits: ChunkedDecoder.Limits(
+                maximumSizeLineBytes: limits.maximumChunkLineBytes, maximumTrailerBytes: limits.maximumHeadBytes)))
         }
         if let length { return .length(remaining: length) }
         return .untilClose
@@ -252,51 +267,5 @@ package struct HTTPResponseParser: Sendable {
         else { throw .malformed("the status code is not three digits") }
         guard rest.dropFirst(3).allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else { throw .malformed("a control byte in the reason phrase") }
         return code.reduce(0) { $0 * 10 + Int($1 - 48) }
-    }
-
-    /// The next line ended by CRLF, without it, once it has arrived within `limit` bytes.
-    private mutating func nextLine(limit: Int, what: String) throws(HTTPResponseError) -> ArraySlice<UInt8>? {
-        let end = min(buffer.count, limit + 2)
-        var index = searched
-        while index < end {
-            if buffer[index] == 10 {
-                guard index > 0, buffer[index - 1] == 13 else { throw .malformed("a line feed without a carriage return") }
-                let line = Array(buffer[..<(index - 1)])
-                buffer.removeFirst(index + 1)
-                searched = 0
-                return line[...]
-            }
-            index += 1
-        }
-        searched = end
-        if buffer.count >= limit + 2 { throw .malformed("a \(what) longer than \(limit) bytes") }
-        return nil
-    }
-
-    /// The size a chunk-size line gives (``HTTPHeadSyntax/chunkSize(_:)``).
-    private static func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPResponseError) -> Int {
-        do {
-            return try HTTPHeadSyntax.chunkSize(line)
-        } catch {
-            throw .malformed(error.reason)
-        }
-    }
-
-    /// Reads the trailer fields after the last chunk; `true` once they have all arrived.
-    private mutating func nextTrailers() throws(HTTPResponseError) -> Bool {
-        if buffer.count >= 2, buffer[0] == 13, buffer[1] == 10 {
-            buffer.removeFirst(2)
-            return true
-        }
-        guard buffer.count >= 2 else { return false }
-        guard let end = try headEnd() else { return false }
-        do {
-            for line in try HTTPHeadSyntax.lines(buffer[..<end]) { _ = try HTTPHeadSyntax.field(line) }
-        } catch {
-            throw .malformed(error.reason)
-        }
-        buffer.removeFirst(end + 4)
-        searched = 0
-        return true
     }
 }

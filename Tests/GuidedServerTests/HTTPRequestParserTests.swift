@@ -121,9 +121,29 @@ import Testing
         #expect(throws: HTTPRequestError.headerTooLarge) {
             try Self.parse(head + "0\r\nX: " + String(repeating: "a", count: 300), limits: limits)
         }
-        #expect(throws: HTTPRequestError.malformed("a chunk size line is too long")) {
+        #expect(throws: HTTPRequestError.malformed("a chunk-size line longer than 1024 bytes")) {
             try Self.parse(head + "1;" + String(repeating: "e", count: 2000), limits: limits)
         }
+    }
+
+    /// When the client ends its side of the connection, a request partway through is refused
+    /// with where it was cut; between requests there is nothing to refuse.
+    @Test func aRequestCutShortSaysWhereItWasCut() throws {
+        func finished(_ text: String) throws(HTTPRequestError) {
+            var parser = HTTPRequestParser()
+            parser.append(Array(text.utf8))
+            while try parser.nextRequest() != nil {}
+            try parser.finish()
+        }
+        try finished("")
+        try finished(Self.post)
+        let chunked = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        try finished(chunked + "3\r\nabc\r\n0\r\n\r\n")
+        #expect(throws: HTTPRequestError.malformed("the body ended 253 bytes before the end of a chunk")) { try finished(chunked + "100\r\nabc") }
+        #expect(throws: HTTPRequestError.malformed("the body ended before its last chunk")) { try finished(chunked) }
+        #expect(throws: HTTPRequestError.malformed("the request ended 3 bytes before the end of its body")) { try finished(String(Self.post.dropLast(3))) }
+        #expect(throws: HTTPRequestError.malformed("the request ended within its head")) { try finished("GET / HTTP/1.1\r\nHost") }
+        #expect(throws: HTTPRequestError.malformed("the request ended within its head")) { try finished(Self.post + "G") }
     }
 
     @Test func responsesAreFramed() {

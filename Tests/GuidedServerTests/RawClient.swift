@@ -54,6 +54,12 @@ final class RawClient: Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Ends the sending side of the connection, as a client does that has no more to send and
+    /// waits for the answer.
+    func endSending() {
+        Glibc.shutdown(descriptor, Int32(SHUT_WR))
+    }
+
     func close() {
         Glibc.close(descriptor)
     }

@@ -1,7 +1,8 @@
 /// The bounds a server puts on what a client sends, so that no request can take more memory or
 /// time than they allow.
 public struct HTTPLimits: Sendable {
-    /// The most bytes of a request line and its header fields, together (beyond: 431).
+    /// The most bytes of a request line and its header fields, together, and apart of a chunked
+    /// body's trailer fields (beyond: 431).
     public var maximumHeaderBytes: Int
     /// The most header fields (beyond: 431).
     public var maximumHeaderCount: Int

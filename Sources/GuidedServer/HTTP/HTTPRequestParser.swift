@@ -2,9 +2,9 @@ import HTTPWire
 
 /// Reads HTTP/1.1 requests from the bytes of a connection as they arrive, strictly (CRLF line
 /// ends, token names, one `Content-Length`, no line folding; bodies framed by `Content-Length` or
-/// `Transfer-Encoding: chunked`, no other transfer coding) and within
-/// ``HTTPLimits``: whatever a client sends gives a request, a wait for more bytes, or a typed
-/// error, never more memory than the limits allow.
+/// `Transfer-Encoding: chunked`, which `HTTPWire`'s `ChunkedDecoder` reads, no other transfer
+/// coding) and within ``HTTPLimits``: whatever a client sends gives a request, a wait for more
+/// bytes, or a typed error, never more memory than the limits allow.
 public struct HTTPRequestParser: Sendable {
     public let limits: HTTPLimits
     private var buffer: [UInt8] = []
@@ -13,11 +13,14 @@ public struct HTTPRequestParser: Sendable {
     /// How a request's body is framed.
     private enum Framing: Sendable {
         case length(Int)
-        case chunked(ChunkedBody)
+        case chunked(ChunkedDecoder)
     }
 
     /// The request whose header fields are read, waiting for its body.
     private var pending: (request: HTTPRequest, framing: Framing)?
+    /// The bytes of a chunked body decoded so far, kept apart from `pending` so that they grow
+    /// in place.
+    private var chunkedBody: [UInt8] = []
 
     /// A parser for one connection.
     public init(limits: HTTPLimits = HTTPLimits()) {
@@ -63,18 +66,58 @@ public struct HTTPRequestParser: Sendable {
             guard buffer.count >= length else { return nil }
             request.body = Array(buffer.prefix(length))
             buffer.removeFirst(length)
-        case .chunked(var body):
+        case .chunked(var decoder):
             var start = 0
-            let complete = try body.read(buffer, from: &start)
+            var complete = false
+            do {
+                while !complete, let step = try decoder.next(in: buffer, from: &start) {
+                    switch step {
+                    case .data(let range): chunkedBody.append(contentsOf: buffer[range])
+                    case .end: complete = true
+                    }
+                }
+            } catch {
+                throw Self.requestError(error)
+            }
             buffer.removeFirst(start)
             guard complete else {
-                pending = (request, .chunked(body))
+                pending = (request, .chunked(decoder))
                 return nil
             }
-            request.body = body.body
+            request.body = chunkedBody
+            chunkedBody = []
         }
         pending = nil
         return request
+    }
+
+    /// What the end of the client's bytes means (it closed its side of the connection): nothing
+    /// when no request is partway, else ``HTTPRequestError/malformed(_:)`` saying where the
+    /// request was cut, so that the client hears at once why its request is not answered.
+    public func finish() throws(HTTPRequestError) {
+        guard let (_, framing) = pending else {
+            if !buffer.isEmpty { throw .malformed("the request ended within its head") }
+            return
+        }
+        switch framing {
+        case .length(let length):
+            throw .malformed("the request ended \(length - buffer.count) bytes before the end of its body")
+        case .chunked(let decoder):
+            do {
+                try decoder.finish()
+            } catch {
+                throw Self.requestError(error)
+            }
+        }
+    }
+
+    /// The request error of a chunked body's violation.
+    private static func requestError(_ violation: ChunkedDecoder.Violation) -> HTTPRequestError {
+        switch violation {
+        case .malformed(let reason), .incomplete(let reason): .malformed(reason)
+        case .trailersTooLarge: .headerTooLarge
+        case .bodyTooLarge(let length, let limit): .bodyTooLarge(length: length, limit: limit)
+        }
     }
 
     /// Where the blank line that ends the header fields begins, when it has arrived; a line
@@ -129,7 +172,8 @@ public struct HTTPRequestParser: Sendable {
         if isChunked {
             // Both framings at once is how requests are smuggled past proxies (RFC 9112, 6.1).
             guard length == nil else { throw .malformed("both Transfer-Encoding and Content-Length") }
-            return (request, .chunked(ChunkedBody(limits: limits)))
+            let decoderLimits = ChunkedDecoder.Limits(maximumTrailerBytes: limits.maximumHeaderBytes, maximumBodyBytes: limits.maximumBodyBytes)
+            return (request, .chunked(ChunkedDecoder(limits: decoderLimits)))
         }
         let bodyLength = length ?? 0
         guard bodyLength <= limits.maximumBodyBytes else { throw .bodyTooLarge(length: bodyLength, limit: limits.maximumBodyBytes) }
