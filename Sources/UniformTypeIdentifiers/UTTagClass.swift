@@ -13,5 +13,6 @@ public struct UTTagClass: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// MIME types (`image/png`).
     public static let mimeType = UTTagClass(rawValue: "public.mime-type")
 
+    /// The name of the tag class.
     public var description: String { rawValue }
 }

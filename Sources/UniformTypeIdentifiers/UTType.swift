@@ -145,17 +145,21 @@ public struct UTType: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     /// Whether the identifier is in the `public` domain reserved for common types.
     public var isPublic: Bool { identifier.hasPrefix("public.") }
 
+    /// The identifier.
     public var description: String { identifier }
 
+    /// The identifier, with the type's MIME types and filename extensions.
     public var debugDescription: String {
         let tags = declaration.mimeTypes + declaration.filenameExtensions.map { "." + $0 }
         return tags.isEmpty ? identifier : "\(identifier) (\(tags.joined(separator: ", ")))"
     }
 
+    /// Whether two types have the same identifier.
     public static func == (left: UTType, right: UTType) -> Bool {
         left.identifier == right.identifier
     }
 
+    /// Hashes the identifier.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(identifier)
     }

@@ -35,7 +35,9 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
     public struct Refusal: Sendable {
         /// The reason the model gave, as text.
         let explanationText: String
+        /// What happened, for the developer.
         public var debugDescription: String
+        /// What the model or its provider attached to the refusal.
         public var metadata: [String: any Sendable]
 
         /// A refusal with the model's reason for it.

@@ -39,7 +39,9 @@ extension LanguageModelExecutorGenerationChannel {
     /// A data entry an executor adds to the transcript: bytes of a content type the model
     /// accepts (``LanguageModel/supportsDataEntryType(_:)``), with metadata.
     public struct DataEntry: Sendable {
+        /// What changes.
         public var action: Action
+        /// The entry it changes; `nil` for the one the previous data event changed, else a new one.
         public var entryID: String?
 
         /// What changes.

@@ -28,6 +28,7 @@ extension Transcript {
             case contentType, content, metadata
         }
 
+        /// Decodes an attachment as ``encode(to:)`` writes it.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             contentType = try container.decode(UTType.self, forKey: .contentType)
@@ -35,6 +36,7 @@ extension Transcript {
             metadata = try container.decodeJSONText(forKey: .metadata)
         }
 
+        /// Encodes the attachment: the type as its identifier, the bytes in base64, the metadata as JSON text.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(contentType, forKey: .contentType)

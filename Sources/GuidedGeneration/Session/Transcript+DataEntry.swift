@@ -8,6 +8,7 @@ extension Transcript {
     /// (``LanguageModel/supportsDataEntryType(_:)``), and refuses it otherwise, before the model
     /// is asked, with ``LanguageModelError/unsupportedTranscriptContent(_:)``.
     public struct DataEntry: Sendable, Equatable, Identifiable, Codable {
+        /// The entry's identifier; an executor's data events name it as their `entryID`.
         public var id: String
         /// How to read ``content``.
         public var contentType: UTType
@@ -30,6 +31,7 @@ extension Transcript {
             case id, contentType, content, metadata
         }
 
+        /// Decodes an entry as ``encode(to:)`` writes it.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decode(String.self, forKey: .id)
@@ -38,6 +40,7 @@ extension Transcript {
             metadata = try container.decodeJSONText(forKey: .metadata)
         }
 
+        /// Encodes the entry: the type as its identifier, the bytes in base64, the metadata as JSON text.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(id, forKey: .id)

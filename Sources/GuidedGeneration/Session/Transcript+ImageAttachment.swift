@@ -72,6 +72,8 @@ extension Transcript {
             case data, contentType, url, orientation
         }
 
+        /// Decodes an image as ``encode(to:)`` writes it; a transcript saved without
+        /// orientations reads as before.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             data = try container.decodeIfPresent(Data.self, forKey: .data)
@@ -85,6 +87,8 @@ extension Transcript {
             }
         }
 
+        /// Encodes the image: its bytes (base64) and type, or its URL, and the orientation given
+        /// (as its EXIF number).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(data, forKey: .data)
