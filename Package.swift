@@ -51,19 +51,30 @@ let swiftSyntaxLinking: [LinkerSetting] = hostLibraries.map {
     [.unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0])]
 } ?? []
 
+/// The form of Apple's `UniformTypeIdentifiers` module (its `UTType`) for platforms that lack it,
+/// so that code naming content types builds here as written; where Apple's framework exists, it
+/// is the one used.
+#if canImport(Darwin)
+let typeIdentifierTargets: [Target] = []
+let typeIdentifierModules: [String] = []
+#else
+let typeIdentifierTargets: [Target] = [.target(name: "UniformTypeIdentifiers")]
+let typeIdentifierModules: [String] = ["UniformTypeIdentifiers"]
+#endif
+
 let package = Package(
     name: "GuidedGeneration",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PartialJSON", targets: ["PartialJSON"]),
-        .library(name: "GuidedGeneration", targets: ["GuidedGeneration"]),
+        .library(name: "GuidedGeneration", targets: ["GuidedGeneration"] + typeIdentifierModules),
         .library(name: "ConstrainedDecoding", targets: ["ConstrainedDecoding"]),
         .library(name: "ChatTemplates", targets: ["ChatTemplates"]),
         .library(name: "LlamaInference", targets: ["LlamaInference"]),
         .library(name: "ModelFetching", targets: ["ModelFetching"]),
         .executable(name: "guided", targets: ["guided"]),
     ],
-    targets: [
+    targets: typeIdentifierTargets + [
         .target(name: "PartialJSON"),
         .target(name: "ConstrainedDecoding", dependencies: ["PartialJSON"]),
         // The model's kernels, one variant per CPU feature set, picked at run time.
@@ -82,7 +93,9 @@ let package = Package(
         ),
         .target(
             name: "GuidedGeneration",
-            dependencies: ["PartialJSON", "ConstrainedDecoding", "ChatTemplates", "LlamaInference", "ModelFetching", "HTTPWire", "GuidedGenerationMacros"]),
+            dependencies: [
+                "PartialJSON", "ConstrainedDecoding", "ChatTemplates", "LlamaInference", "ModelFetching", "HTTPWire", "GuidedGenerationMacros",
+            ] + typeIdentifierModules.map { .target(name: $0) }),
         .target(name: "GuidedServer", dependencies: ["GuidedGeneration", "HTTPWire", "PartialJSON"]),
         .executableTarget(
             name: "guided", dependencies: ["PartialJSON", "LlamaInference", "ModelFetching", "GuidedGeneration", "GuidedServer"]),

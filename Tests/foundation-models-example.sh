@@ -94,7 +94,8 @@ for item in "${built_on_them[@]}"; do
     require "${item% *}" "\\b${item##* }\\b" "use ${item##* }"
 done
 # No other file may import a framework of Apple's platforms only.
-apple_frameworks='SwiftUI|UIKit|AppKit|EventKit|Contacts|CoreLocation|MapKit|HealthKit|MusicKit|LinkPresentation|Vision|CoreSpotlight|CoreImage|CoreGraphics|ImageIO|PhotosUI|Photos|AVFoundation|Speech|WeatherKit|CoreML|UniformTypeIdentifiers|Combine'
+# (UniformTypeIdentifiers is not among them: this package has a module of that name for Linux.)
+apple_frameworks='SwiftUI|UIKit|AppKit|EventKit|Contacts|CoreLocation|MapKit|HealthKit|MusicKit|LinkPresentation|Vision|CoreSpotlight|CoreImage|CoreGraphics|ImageIO|PhotosUI|Photos|AVFoundation|Speech|WeatherKit|CoreML|Combine'
 listed=$(printf '%s\n' "${apple_only[@]}" | cut -d' ' -f1 | sort)
 importing=$(cd "$work" && grep -rlE "^[[:space:]]*(@preconcurrency[[:space:]]+)?import[[:space:]]+(${apple_frameworks})[[:space:]]*$" Sources Tests --include='*.swift' | sort || true)
 unlisted=$(comm -13 <(echo "$listed") <(echo "$importing") | sed '/^$/d')

@@ -186,6 +186,7 @@ extension Transcript.Entry {
         case .reasoning: "reasoning"
         case .toolCalls: "toolCalls"
         case .toolOutput: "toolOutput"
+        case .data: "data"
         }
     }
 }

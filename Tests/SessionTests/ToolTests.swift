@@ -281,6 +281,7 @@ func toolSession(_ model: ScriptedModel, tools: [any Tool]) -> LanguageModelSess
             case .toolOutput: "output"
             case .response: "response"
             case .reasoning: "reasoning"
+            case .data: "data"
             }
         }
         #expect(kinds == ["instructions", "prompt", "calls", "output", "response"])

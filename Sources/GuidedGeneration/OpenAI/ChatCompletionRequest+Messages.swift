@@ -130,6 +130,9 @@ extension ChatCompletionRequest {
                 assistant(["role": .string("assistant"), "content": .null, "tool_calls": .array(list)])
             case .toolOutput(let output):
                 messages.append(.object(["role": .string("tool"), "tool_call_id": .string(output.id), "content": .string(output.segments.text)]))
+            case .data(let data):
+                throw LanguageModelError.unsupportedTranscriptContent(
+                    .init(unsupportedContent: [entry], debugDescription: "A served model reads no data entries (\(data.contentType.identifier)); leave the entry out of the transcript."))
             }
         }
         if let description { messages.insert(message("system", description), at: 0) }
@@ -161,6 +164,9 @@ extension ChatCompletionRequest {
                             .init(unsupportedContent: [entry], debugDescription: "An image attachment holds neither bytes nor a URL."))
                     }
                     return .object(["type": .string("image_url"), "image_url": .object(["url": .string(address)])])
+                case .data(let data):
+                    throw LanguageModelError.unsupportedTranscriptContent(
+                        .init(unsupportedContent: [entry], debugDescription: "A served model reads no data attachments (\(data.contentType.identifier)); leave the attachment out."))
                 }
             }
         }

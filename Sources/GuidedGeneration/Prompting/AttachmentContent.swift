@@ -1,2 +1,3 @@
-/// A kind of content an ``Attachment`` holds; ``ImageAttachmentContent`` is the one there is.
+/// A kind of content an ``Attachment`` holds: ``ImageAttachmentContent`` for images; values of
+/// the app's are attached through ``DataAttachmentRepresentable``.
 public protocol AttachmentContent {}

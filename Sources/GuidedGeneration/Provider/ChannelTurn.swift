@@ -16,6 +16,10 @@ package struct ChannelTurn {
     private var reasoningMetadata: [String: GeneratedContent] = [:]
     /// The tool calls, in the order they opened.
     package private(set) var calls: [(id: String, name: String, arguments: String)] = []
+    /// The data entries, in the order they were made.
+    package private(set) var dataEntries: [Transcript.DataEntry] = []
+    /// The data entry the previous event changed, when it was a data event.
+    private var lastDataEntry: Int?
     /// The latest totals per entry kind (response, reasoning, tool calls).
     private var usages: [String: LanguageModelSession.Usage] = [:]
     /// Tokens the text and argument fragments counted, for models that report no usage.
@@ -55,6 +59,11 @@ package struct ChannelTurn {
 
     /// Reads an event; returns the new content when the response text changed.
     mutating func read(_ event: Channel.Event) throws -> GeneratedContent? {
+        if case .data(let data) = event.kind {
+            record(data)
+            return nil
+        }
+        lastDataEntry = nil
         switch event.kind {
         case .response(let response):
             switch response.action.storage {
@@ -105,8 +114,34 @@ package struct ChannelTurn {
             case .updateMetadata:
                 break
             }
+        case .data:
+            break
         }
         return nil
+    }
+
+    /// Makes or replaces a data entry: that of the event's id, else the one the previous event
+    /// changed when it was a data event, else a new one.
+    private mutating func record(_ data: Channel.DataEntry) {
+        var entry: Transcript.DataEntry
+        switch data.action.storage {
+        case .update(let update): entry = update
+        }
+        let index: Int?
+        if let id = data.entryID {
+            entry.id = id
+            index = dataEntries.firstIndex { $0.id == id }
+        } else {
+            index = lastDataEntry
+        }
+        if let index {
+            entry.id = dataEntries[index].id
+            dataEntries[index] = entry
+            lastDataEntry = index
+        } else {
+            dataEntries.append(entry)
+            lastDataEntry = dataEntries.count - 1
+        }
     }
 
     /// The complete response: the JSON value, or the text.

@@ -11,6 +11,23 @@ public protocol LanguageModel: Sendable {
     /// The configuration the session makes the executor from: one executor per distinct
     /// configuration per session.
     var executorConfiguration: Executor.Configuration { get }
+    /// Whether the model reads transcript entries of data of `type` (``Transcript/DataEntry``):
+    /// the session refuses a transcript that holds others, and an executor's data event of
+    /// another type, with ``LanguageModelError/unsupportedTranscriptContent(_:)``. `false` unless
+    /// the model says otherwise.
+    nonisolated(nonsending) func supportsDataEntryType(_ type: UTType) async throws -> Bool
+    /// Whether the model reads attachments of data of `type` (``Transcript/DataAttachment``):
+    /// the session refuses a prompt or instructions that attach others, with
+    /// ``LanguageModelError/unsupportedTranscriptContent(_:)``. `false` unless the model says otherwise.
+    nonisolated(nonsending) func supportsDataAttachmentType(_ type: UTType) async throws -> Bool
+}
+
+extension LanguageModel {
+    /// `false`: a model reads no data entries unless it says so.
+    nonisolated(nonsending) public func supportsDataEntryType(_ type: UTType) async throws -> Bool { false }
+
+    /// `false`: a model reads no data attachments unless it says so.
+    nonisolated(nonsending) public func supportsDataAttachmentType(_ type: UTType) async throws -> Bool { false }
 }
 
 /// Runs the requests of a ``LanguageModel``: turns a transcript and options into events (text,

@@ -31,16 +31,40 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         }
     }
 
-    /// The model declined to answer.
+    /// The model declined to answer, with the reason it gave.
     public struct Refusal: Sendable {
-        public var explanation: String?
+        /// The reason the model gave, as text.
+        let explanationText: String
+        /// What happened, for the developer.
         public var debugDescription: String
+        /// What the model or its provider attached to the refusal.
         public var metadata: [String: any Sendable]
 
-        public init(explanation: String?, debugDescription: String, metadata: [String: any Sendable] = [:]) {
-            self.explanation = explanation
+        /// A refusal with the model's reason for it.
+        public init(explanation: String, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            explanationText = explanation
             self.debugDescription = debugDescription
             self.metadata = metadata
+        }
+
+        /// The entry that holds the model's reason: a response of its text.
+        var explanationEntry: Transcript.Entry {
+            .response(Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: explanationText))]))
+        }
+
+        /// The model's reason for refusing, as a response whose content is its text.
+        nonisolated(nonsending) public var explanation: LanguageModelSession.Response<String> {
+            get async throws {
+                LanguageModelSession.Response(
+                    content: explanationText, rawContent: GeneratedContent(kind: .string(explanationText)), transcriptEntries: [explanationEntry][...],
+                    usage: .zero)
+            }
+        }
+
+        /// The model's reason for refusing, as a stream: one snapshot of the whole text, since
+        /// the reason is known when the refusal is.
+        public var explanationStream: LanguageModelSession.ResponseStream<String> {
+            LanguageModelSession.ResponseStream(content: GeneratedContent(kind: .string(explanationText)), transcriptEntries: [explanationEntry])
         }
     }
 
@@ -169,9 +193,7 @@ extension LanguageModelError {
         case .unsupportedGenerationGuide(let payload): return .unsupportedGuide(.init(debugDescription: payload.debugDescription))
         case .unsupportedLanguageOrLocale(let payload): return .unsupportedLanguageOrLocale(.init(debugDescription: payload.debugDescription))
         case .refusal(let payload):
-            let explanation = Transcript.Entry.response(
-                Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: payload.explanation ?? ""))]))
-            return .refusal(GenerationError.Refusal(transcriptEntries: [explanation]), .init(debugDescription: payload.debugDescription))
+            return .refusal(GenerationError.Refusal(transcriptEntries: [payload.explanationEntry]), .init(debugDescription: payload.debugDescription))
         case .unsupportedCapability, .unsupportedTranscriptContent, .timeout: return nil
         }
     }

@@ -9,6 +9,7 @@ extension LanguageModelExecutorGenerationChannel {
             case response(Response)
             case reasoning(Reasoning)
             case toolCalls(ToolCalls)
+            case data(DataEntry)
         }
 
         let kind: Kind
@@ -26,6 +27,35 @@ extension LanguageModelExecutorGenerationChannel {
         /// A change to the tool calls of the turn.
         public static func toolCalls(entryID: String? = nil, action: ToolCalls.Action) -> Event {
             Event(kind: .toolCalls(ToolCalls(action: action, entryID: entryID)))
+        }
+
+        /// A data entry of the turn, made or replaced: the entry of `entryID`, or without one,
+        /// the entry the previous event made when it was a data event too, else a new one.
+        public static func data(entryID: String? = nil, action: DataEntry.Action) -> Event {
+            Event(kind: .data(DataEntry(action: action, entryID: entryID)))
+        }
+    }
+
+    /// A data entry an executor adds to the transcript: bytes of a content type the model
+    /// accepts (``LanguageModel/supportsDataEntryType(_:)``), with metadata.
+    public struct DataEntry: Sendable {
+        /// What changes.
+        public var action: Action
+        /// The entry it changes; `nil` for the one the previous data event changed, else a new one.
+        public var entryID: String?
+
+        /// What changes.
+        public struct Action: Sendable {
+            enum Storage: Sendable {
+                case update(Transcript.DataEntry)
+            }
+
+            let storage: Storage
+
+            /// The entry's content, replacing what it held (an entry of a new id is added).
+            public static func update(contentType: UTType, content: Data, metadata: GeneratedContent = GeneratedContent(properties: [:])) -> Action {
+                Action(storage: .update(Transcript.DataEntry(contentType: contentType, content: content, metadata: metadata)))
+            }
         }
     }
 

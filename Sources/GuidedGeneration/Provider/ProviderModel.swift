@@ -12,6 +12,10 @@ package struct ProviderModel: Sendable {
     /// Does what a request needs before the model runs it, where the executor has such work
     /// (the local model compiles the request's grammar); blocks while it works.
     package let prepare: @Sendable (LanguageModelExecutorGenerationRequest) throws -> Void
+    /// Whether the model reads data entries of a content type.
+    let supportsDataEntryType: @Sendable (UTType) async throws -> Bool
+    /// Whether the model reads data attachments of a content type.
+    let supportsDataAttachmentType: @Sendable (UTType) async throws -> Bool
 
     /// The model, running on the executors of `executors` (one per executor type and
     /// configuration): a session keeps one store, so that every model it switches to keeps its
@@ -26,6 +30,8 @@ package struct ProviderModel: Sendable {
             guard let model = model as? SystemLanguageModel else { return }
             try executors.executor(SystemLanguageModel.Executor.self, for: model.executorConfiguration).prepare(request, model: model)
         }
+        supportsDataEntryType = { type in try await model.supportsDataEntryType(type) }
+        supportsDataAttachmentType = { type in try await model.supportsDataAttachmentType(type) }
         prewarm = { transcript in
             guard let executor = try? executors.executor(Model.Executor.self, for: model.executorConfiguration) else { return }
             executor.prewarm(model: model, transcript: transcript)
@@ -56,6 +62,14 @@ extension ProviderModel {
             try await withTaskCancellationHandler {
                 for try await event in channel {
                     if cancellation.isCancelled { throw CancellationError() }
+                    if case .data(let data) = event.kind, case .update(let entry) = data.action.storage,
+                        try await supportsDataEntryType(entry.contentType) == false
+                    {
+                        throw LanguageModelError.unsupportedTranscriptContent(
+                            .init(
+                                unsupportedContent: [.data(entry)],
+                                debugDescription: "The executor sent a data entry of type \(entry.contentType.identifier), which its model does not accept."))
+                    }
                     let content = try turn.read(event)
                     try onRead(turn, content)
                 }

@@ -81,6 +81,10 @@ package enum ConversationRenderer {
         case .reasoning:
             // Chat templates leave earlier reasoning out of the conversation.
             return nil
+        case .data:
+            // Data entries are for models that accept their type; the session refuses them to
+            // any other before it is asked.
+            return nil
         }
     }
 }

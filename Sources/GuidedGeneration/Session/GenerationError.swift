@@ -25,7 +25,7 @@ extension LanguageModelSession {
             }
 
             /// The text the model gave for refusing: the text of the response entries.
-            public var explanation: Response<String> {
+            nonisolated(nonsending) public var explanation: Response<String> {
                 get async throws {
                     Response(content: explanationText, rawContent: GeneratedContent(kind: .string(explanationText)), transcriptEntries: transcriptEntries[...], usage: .zero)
                 }

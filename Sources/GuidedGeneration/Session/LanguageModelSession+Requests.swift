@@ -51,11 +51,11 @@ extension LanguageModelSession {
         let format = request.includeSchemaInPrompt ? request.schema.map(Transcript.ResponseFormat.init(schema:)) : nil
         // The request's entries, each also added to the transcript as it comes.
         var entries: [Transcript.Entry] = []
-        func record(_ new: [Transcript.Entry]) {
+        func record(_ new: [Transcript.Entry]) throws {
+            try append(new)
             entries += new
-            append(new)
         }
-        record([.prompt(Transcript.Prompt(segments: promptSegments, options: request.options, responseFormat: format))])
+        try record([.prompt(Transcript.Prompt(segments: promptSegments, options: request.options, responseFormat: format))])
         try await setup.run(\.onPrompt)
         var answersNow = false
         var rounds: [Transcript.ToolCalls] = []
@@ -79,6 +79,7 @@ extension LanguageModelSession {
                 }
             }
             try Self.checkCapabilities(of: setup.model, schema: request.schema, tools: enabledTools, transcript: sent)
+            try await Self.checkDataTypes(of: setup.model, transcript: sent)
             let reasoningLevel = request.contextOptions.reasoningLevel ?? setup.profile?.reasoningLevel
             let turnRequest = LanguageModelExecutorGenerationRequest(
                 id: UUID(), transcript: sent, enabledTools: enabledTools, schema: request.schema, generationOptions: options,
@@ -97,9 +98,10 @@ extension LanguageModelSession {
             usage = usage.adding(turn.usage)
             statistics.add(GenerationStatistics(usage: turn.usage))
             if let reasoning = turn.reasoning {
-                record([.reasoning(reasoning)])
+                try record([.reasoning(reasoning)])
                 try await setup.run(\.onReasoning)
             }
+            if !turn.dataEntries.isEmpty { try record(turn.dataEntries.map(Transcript.Entry.data)) }
             guard !turn.calls.isEmpty else {
                 let content = try turn.finishedContent()
                 let segment: Transcript.Segment
@@ -111,8 +113,9 @@ extension LanguageModelSession {
                 } else {
                     segment = .text(Transcript.TextSegment(content: turn.responseText))
                 }
-                record([.response(Transcript.Response(assetIDs: [], segments: [segment] + turn.otherSegments))])
+                try record([.response(Transcript.Response(assetIDs: [], segments: [segment] + turn.otherSegments))])
                 try await setup.run(\.onResponse)
+                try checkTranscriptUnchanged()
                 succeeded = true
                 return (content, entries, usage)
             }
@@ -137,11 +140,11 @@ extension LanguageModelSession {
             }
             rounds.append(calls)
             guard rounds.count <= limit else { throw ToolRoundLimitError(limit: limit, toolCalls: rounds) }
-            record([.toolCalls(calls)])
+            try record([.toolCalls(calls)])
             if let hooks = setup.profile?.hooks.onToolCall {
                 for call in calls { for hook in hooks { try await hook(call) } }
             }
-            record(try await call(calls, tools: tools).map(Transcript.Entry.toolOutput))
+            try record(try await call(calls, tools: tools).map(Transcript.Entry.toolOutput))
             try await setup.run(\.onToolOutput)
             if cancellation.isCancelled { throw CancellationError() }
         }
@@ -158,10 +161,43 @@ extension LanguageModelSession {
             throw LanguageModelError.unsupportedCapability(
                 .init(capability: .toolCalling, debugDescription: "The model does not call tools; make the session without them, or disallow tool calling."))
         }
-        let attached = transcript.contains { !$0.segments.attachments.isEmpty }
-        if attached, !model.capabilities.contains(.vision) {
+        let showsImages = transcript.contains { !$0.segments.images.isEmpty }
+        if showsImages, !model.capabilities.contains(.vision) {
             throw LanguageModelError.unsupportedCapability(
                 .init(capability: .vision, debugDescription: "The model does not read images; leave the attachment out, or use a model that does."))
+        }
+    }
+
+    /// Refuses, before the model is asked, the data entries and data attachments of `transcript`
+    /// whose content types `model` does not accept, naming the entries that hold them.
+    static func checkDataTypes(of model: ProviderModel, transcript: Transcript) async throws {
+        var verdicts: [UTType: Bool] = [:]
+        var refused: [Transcript.Entry] = []
+        var refusedTypes: [String] = []
+        for entry in transcript {
+            let kinds: [(type: UTType, isEntry: Bool)] =
+                if case .data(let data) = entry { [(data.contentType, true)] } else { entry.segments.dataAttachments.map { ($0.contentType, false) } }
+            for (type, isEntry) in kinds {
+                let accepted: Bool
+                if isEntry {
+                    accepted = try await model.supportsDataEntryType(type)
+                } else if let known = verdicts[type] {
+                    accepted = known
+                } else {
+                    accepted = try await model.supportsDataAttachmentType(type)
+                    verdicts[type] = accepted
+                }
+                if !accepted {
+                    if refused.last?.id != entry.id { refused.append(entry) }
+                    if !refusedTypes.contains(type.identifier) { refusedTypes.append(type.identifier) }
+                }
+            }
+        }
+        guard refused.isEmpty else {
+            throw LanguageModelError.unsupportedTranscriptContent(
+                .init(
+                    unsupportedContent: refused,
+                    debugDescription: "The model does not accept data of type \(refusedTypes.joined(separator: ", ")); leave it out, or use a model that accepts it."))
         }
     }
 

@@ -26,6 +26,8 @@ public final class LanguageModelSession: Sendable {
     private struct State {
         var transcript: Transcript
         var isResponding = false
+        /// Whether the app set the transcript while the request in flight was running.
+        var transcriptSetWhileResponding = false
         var statistics: GenerationStatistics?
         var usage = Usage.zero
         var maximumToolRounds = 8
@@ -103,9 +105,22 @@ public final class LanguageModelSession: Sendable {
 
     /// Everything said in the session so far. While a request runs, it holds the prompt and
     /// what the model and the tools have added so far.
+    ///
+    /// Set it between requests to rewrite the conversation (to shorten it, say). While the
+    /// session is responding it cannot change: the value set is dropped, and the request in
+    /// flight fails with ``LanguageModelSession/Error/transcriptMutationWhileResponding`` at its
+    /// next step, its transcript treated as that of any failed request.
     public var transcript: Transcript {
         get { state.withLock { $0.transcript } }
-        set { state.withLock { $0.transcript = newValue } }
+        set {
+            state.withLock { state in
+                if state.isResponding {
+                    state.transcriptSetWhileResponding = true
+                } else {
+                    state.transcript = newValue
+                }
+            }
+        }
     }
 
     /// The transcript without its instructions entry; setting it keeps the instructions first.
@@ -155,13 +170,27 @@ public final class LanguageModelSession: Sendable {
                     .init(debugDescription: "The session is already responding; wait for the response to complete before sending another request."))
             }
             state.isResponding = true
+            state.transcriptSetWhileResponding = false
             return state.transcript
         }
     }
 
     /// Adds entries of the request in flight to the transcript.
-    func append(_ entries: [Transcript.Entry]) {
-        state.withLock { $0.transcript.entries += entries }
+    /// - Throws: ``LanguageModelSession/Error/transcriptMutationWhileResponding`` when the app
+    ///   set the transcript while the request was running.
+    func append(_ entries: [Transcript.Entry]) throws {
+        try state.withLock { state in
+            guard !state.transcriptSetWhileResponding else { throw Error.transcriptMutationWhileResponding }
+            state.transcript.entries += entries
+        }
+    }
+
+    /// Throws ``LanguageModelSession/Error/transcriptMutationWhileResponding`` when the app set
+    /// the transcript while the request in flight was running.
+    func checkTranscriptUnchanged() throws {
+        try state.withLock { state in
+            guard !state.transcriptSetWhileResponding else { throw Error.transcriptMutationWhileResponding }
+        }
     }
 
     /// Replaces the instructions entry (or puts one first) when `entry` differs from it.

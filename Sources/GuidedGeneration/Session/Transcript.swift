@@ -33,6 +33,8 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
         case response(Response)
         /// What the model reasoned before its response or tool calls.
         case reasoning(Reasoning)
+        /// Bytes of a content type, such as a custom model produces beside its response.
+        case data(DataEntry)
 
         public var id: String {
             switch self {
@@ -42,10 +44,11 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
             case .toolOutput(let entry): entry.id
             case .response(let entry): entry.id
             case .reasoning(let entry): entry.id
+            case .data(let entry): entry.id
             }
         }
 
-        /// The entry's segments; none for tool calls.
+        /// The entry's segments; none for tool calls and data entries.
         var segments: [Segment] {
             switch self {
             case .instructions(let entry): entry.segments
@@ -54,6 +57,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
             case .toolOutput(let entry): entry.segments
             case .response(let entry): entry.segments
             case .reasoning(let entry): entry.segments
+            case .data: []
             }
         }
 
@@ -65,6 +69,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable, 
             case .toolOutput(let entry): "(Tool output: \(entry.toolName)) " + entry.segments.text
             case .response(let entry): "(Response) " + entry.segments.text
             case .reasoning(let entry): "(Reasoning) " + entry.segments.text
+            case .data(let entry): "(Data: \(entry.contentType.identifier)) \(entry.content.count) bytes"
             }
         }
     }
@@ -164,5 +169,15 @@ extension [Transcript.Segment] {
     /// The attachments among the segments.
     package var attachments: [Transcript.AttachmentSegment] {
         compactMap { if case .attachment(let segment) = $0 { segment } else { nil } }
+    }
+
+    /// The images among the segments' attachments.
+    package var images: [Transcript.ImageAttachment] {
+        attachments.compactMap { if case .image(let image) = $0.content { image } else { nil } }
+    }
+
+    /// The data among the segments' attachments.
+    package var dataAttachments: [Transcript.DataAttachment] {
+        attachments.compactMap { if case .data(let data) = $0.content { data } else { nil } }
     }
 }
