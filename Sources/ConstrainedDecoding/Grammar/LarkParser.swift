@@ -46,18 +46,11 @@ struct LarkParser {
     }
 
     private func fail(_ reason: String, at offset: Int? = nil) -> GrammarError {
-        let place = source.place(offset ?? position)
-        return .syntax(rule: currentRule, line: place.line, column: place.column, reason: reason)
+        source.error(reason, at: offset ?? position, rule: currentRule)
     }
 
     /// What stands at the current position, for errors.
-    private var found: String {
-        guard let current else { return "the end of the grammar" }
-        switch current {
-        case "\n", "\r": return "the end of the line"
-        default: return "'\(Character(current))'"
-        }
-    }
+    private var found: String { source.found(at: position) }
 
     private static func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
@@ -334,32 +327,16 @@ struct LarkParser {
             return (minimum, maximum)
         default: break
         }
-        skipSpace(newlines: false)
-        let minimum = current == "," ? 0 : try count()
-        skipSpace(newlines: false)
-        var maximum: Int? = minimum
-        if current == "," {
-            position += 1
-            skipSpace(newlines: false)
-            maximum = current.map { "0"..."9" ~= $0 } == true ? try count() : nil
-            skipSpace(newlines: false)
-        }
-        guard current == "}" else { throw fail("expected '}' to close the repetition, found \(found)") }
-        position += 1
-        if let maximum, maximum < minimum { throw fail("a repetition whose maximum is below its minimum", at: start) }
-        return (minimum, maximum)
+        var at = position
+        defer { position = at }
+        return try source.braceRepetition(
+            at: &at, from: start, limit: Self.maximumRepetition, minimumMayBeOmitted: true, rule: currentRule)
     }
 
     private mutating func count() throws(GrammarError) -> Int {
-        let start = position
-        var value = 0
-        while let scalar = current, "0"..."9" ~= scalar {
-            value = min(value * 10 + Int(scalar.value - 0x30), Self.maximumRepetition + 1)
-            position += 1
-        }
-        guard position > start else { throw fail("expected a number in the repetition, found \(found)") }
-        guard value <= Self.maximumRepetition else { throw fail("a repetition count above \(Self.maximumRepetition)", at: start) }
-        return value
+        var at = position
+        defer { position = at }
+        return try source.count(at: &at, limit: Self.maximumRepetition, rule: currentRule)
     }
 
     /// A string literal, from its opening quote, with Python's escapes; an unknown escape keeps
@@ -397,18 +374,9 @@ struct LarkParser {
     }
 
     private mutating func hex(digits: Int, from start: Int) throws(GrammarError) -> Unicode.Scalar {
-        var value: UInt32 = 0
-        for _ in 0..<digits {
-            guard let scalar = current, let digit = Character(scalar).hexDigitValue else {
-                throw fail("expected \(digits) hexadecimal digits in the escape", at: start)
-            }
-            value = value << 4 | UInt32(digit)
-            position += 1
-        }
-        guard let scalar = Unicode.Scalar(value) else {
-            throw fail("the escape stands for \(String(value, radix: 16, uppercase: true)), which is not a Unicode scalar value", at: start)
-        }
-        return scalar
+        var at = position
+        defer { position = at }
+        return try source.hexScalar(digits: digits, at: &at, escape: start, rule: currentRule)
     }
 
     /// `/…/flags`: the regular expression, which ends at the first `/` that no backslash escapes.
