@@ -103,6 +103,28 @@ import Testing
         }
     }
 
+    /// A vocabulary with an end-of-turn token beside its end-of-text token (Llama 3's
+    /// `<|eot_id|>`, Gemma's `<end_of_turn>`): a complete document may end with either, and an
+    /// incomplete one with neither.
+    @Test func everyEndTokenEndsACompleteDocument() throws {
+        let spellings = ["a", "b", "\n", "", ""]
+        let vocabulary = Vocabulary(tokens: spellings.map { Array($0.utf8) }, specialTokens: [], endOfText: 3, otherEndTokens: [4])
+        #expect(vocabulary.endTokens == [3, 4] && vocabulary.specialTokens == [3, 4])
+        let grammar = try CompiledGrammar(gbnf: #"root ::= ("a"+ "\n")+"#)
+        var mask = TokenBitset(capacity: vocabulary.count)
+        for end: Int32 in [3, 4] {
+            let matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+            #expect(matcher.advance(token: 0))
+            matcher.allowedTokens(into: &mask)
+            #expect(!mask.contains(3) && !mask.contains(4) && !matcher.canAdvance(token: end))
+            #expect(matcher.advance(token: 2))
+            matcher.allowedTokens(into: &mask)
+            #expect(mask.contains(0) && mask.contains(3) && mask.contains(4) && !mask.contains(1))
+            #expect(matcher.advance(token: end))
+            #expect(!matcher.canContinue && !matcher.advance(token: 0))
+        }
+    }
+
     // MARK: GBNF
 
     static let arithmetic = """

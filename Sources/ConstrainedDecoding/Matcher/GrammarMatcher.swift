@@ -12,7 +12,7 @@ public final class GrammarMatcher {
     public let vocabulary: Vocabulary?
     /// The vocabulary's tables, read without copying the vocabulary.
     let index: VocabularyIndex?
-    private let endOfText: Int32
+    private let endTokens: [Int32]
     let checksUniqueness: Bool
     /// The bytes of each byte class of the automaton, when it checks uniqueness.
     let byteClassMembers: [ByteSet]
@@ -51,7 +51,7 @@ public final class GrammarMatcher {
             ?? MatcherAutomaton(grammar: grammar, vocabulary: vocabulary)
         self.vocabulary = vocabulary
         index = vocabulary?.index
-        endOfText = vocabulary?.endOfText ?? -1
+        endTokens = vocabulary?.endTokens ?? []
         state = automaton.dfa.start
         checksUniqueness = automaton.dfa.checksUniqueness
         var members = [ByteSet](repeating: ByteSet(), count: checksUniqueness ? automaton.dfa.width : 0)
@@ -152,7 +152,7 @@ public final class GrammarMatcher {
     /// Whether `token` may come next (end-of-text when the document is complete).
     public func canAdvance(token: Int32) -> Bool {
         guard let vocabulary, !terminated, Int(token) < vocabulary.count, token >= 0 else { return false }
-        if token == vocabulary.endOfText { return isAccepting }
+        if vocabulary.isEnd(token) { return isAccepting }
         return reading(token, vocabulary) != nil
     }
 
@@ -160,7 +160,7 @@ public final class GrammarMatcher {
     @discardableResult
     public func advance(token: Int32) -> Bool {
         guard let vocabulary, !terminated, Int(token) < vocabulary.count, token >= 0 else { return false }
-        if token == vocabulary.endOfText {
+        if vocabulary.isEnd(token) {
             guard isAccepting else { return false }
             record(state, tracker)
             terminated = true
@@ -287,9 +287,11 @@ public final class GrammarMatcher {
         }
         if let interior, !automaton.interiors.contains(interior) { automaton.interiors.store(interior, mask: mask, removing: index.quoteTokens) }
         if automaton.dfa.isAccepting(state) {
-            mask.insert(endOfText)
-            if count < MaskCache.listLimit { walkIDs[count] = endOfText }
-            count += 1
+            for end in endTokens {
+                mask.insert(end)
+                if count < MaskCache.listLimit { walkIDs[count] = end }
+                count += 1
+            }
         }
         let list = !keptWhole && count <= MaskCache.listLimit ? UnsafeBufferPointer(start: walkIDs, count: count) : nil
         if keepsMasks { automaton.masks.store(state, plainLength: plainLength, list: list, mask: mask) }

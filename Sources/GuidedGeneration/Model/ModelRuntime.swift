@@ -20,9 +20,12 @@ final class ModelRuntime: Sendable {
     init(model: any LoadedLanguageModel, contextSize: Int) {
         self.model = model
         self.contextSize = contextSize
-        // The end of the model's turn stands for the end of the document.
+        // Each token that ends the model's turn ends the document: Qwen's `<|im_end|>` as well
+        // as its `<|endoftext|>`, so that a grammar which may go on (lines under a GBNF
+        // grammar) ends where the model ends its turn.
         let end = model.stopTokens.min() ?? Int32(model.tokenBytes.count)
-        vocabulary = Vocabulary(tokens: model.tokenBytes, specialTokens: model.specialTokens.union(model.stopTokens), endOfText: end)
+        vocabulary = Vocabulary(
+            tokens: model.tokenBytes, specialTokens: model.specialTokens.union(model.stopTokens), endOfText: end, otherEndTokens: model.stopTokens)
         var text = TokenBitset(capacity: model.tokenBytes.count)
         for id in model.tokenBytes.indices where !model.specialTokens.contains(Int32(id)) { text.insert(Int32(id)) }
         for id in model.stopTokens { text.insert(id) }

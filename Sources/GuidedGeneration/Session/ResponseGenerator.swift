@@ -250,7 +250,7 @@ private final class Turn {
             ) else {
                 throw Stop.noToken
             }
-            if token == runtime.vocabulary.endOfText { break }
+            if runtime.vocabulary.isEnd(token) { break }
             matcher.advance(token: token)
             try write([token])
         }
