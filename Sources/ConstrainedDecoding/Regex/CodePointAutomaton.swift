@@ -1,6 +1,6 @@
 /// A deterministic automaton over Unicode scalars, from a regular expression, possibly limited
 /// in length, with every state able to reach acceptance.
-struct CodePointAutomaton {
+struct CodePointAutomaton: Sendable {
     /// Transitions of each state: disjoint sets of scalars and their targets.
     var transitions: [[(set: CodePointSet, target: Int)]]
     var accepting: [Bool]

@@ -15,8 +15,8 @@ struct SchemaCompiler {
     /// The base URI that references are resolved against.
     var baseURI: String
     /// The automata of the regular expressions read so far, shared by the copies a validation
-    /// makes.
-    let regexAutomata = RegexAutomata()
+    /// makes and by every validation of one validator.
+    let regexAutomata: RegexAutomata
     var builder: NFABuilder
     /// Definitions by the key they were reached with; their templates are built in turn.
     var definitionIDs: [String: Int32] = [:]
@@ -46,8 +46,14 @@ struct SchemaCompiler {
     static let whitespacePointer = "#whitespace"
 
     init(document: SchemaValue, options: CompileOptions) {
-        self.document = SchemaDocument(root: document, defaultDraft: options.defaultDraft)
+        self.init(document: SchemaDocument(root: document, defaultDraft: options.defaultDraft), options: options, regexAutomata: RegexAutomata())
+    }
+
+    /// A compiler of a document already read, sharing `regexAutomata`.
+    init(document: SchemaDocument, options: CompileOptions, regexAutomata: RegexAutomata) {
+        self.document = document
         self.options = options
+        self.regexAutomata = regexAutomata
         vocabulary = self.document.draft.keywords
         baseURI = self.document.base(at: "")
         builder = NFABuilder(stateBudget: options.stateBudget)

@@ -3,7 +3,7 @@ import Foundation
 /// A schema document with its draft and the places its references can name: the resources it
 /// identifies (`$id`, or `id` in draft 4), its anchors (`$anchor`, `$dynamicAnchor`, or
 /// fragment-only identifiers before 2019-09), and the base URI of each of its schemas.
-struct SchemaDocument {
+struct SchemaDocument: Sendable {
     let root: SchemaValue
     let draft: SchemaDraft
     /// The `$schema` of the document when it names no draft this compiler knows: a custom

@@ -7,9 +7,15 @@ import PartialJSON
 /// The constrained decoder enforces a schema while generating; in lenient mode it drops what it
 /// cannot enforce (``CompiledGrammar/droppedKeywords``), and this check on the final value
 /// reports an output that breaks a dropped keyword, so that it is never returned as valid.
+///
+/// A validator reads its schema once (drafts, identifiers, anchors) and keeps the automata of the
+/// patterns it meets, for every value it checks afterwards, from any thread.
 public struct SchemaValidator: Sendable {
     let document: SchemaValue
     let options: CompileOptions
+    /// The document's places (resources, anchors, bases), found once.
+    private let reading: SchemaDocument
+    private let regexAutomata = RegexAutomata()
 
     /// Reads a schema given as JSON text (any draft, as its `$schema` says).
     public init(jsonSchema: String, options: CompileOptions = CompileOptions()) throws(SchemaError) {
@@ -22,6 +28,7 @@ public struct SchemaValidator: Sendable {
         var lenient = options
         lenient.isLenient = true
         self.options = lenient
+        reading = SchemaDocument(root: document, defaultDraft: lenient.defaultDraft)
     }
 
     /// The first keyword the JSON text `instance` breaks, or `nil` when it is valid.
@@ -37,7 +44,7 @@ public struct SchemaValidator: Sendable {
 
     /// The first keyword the value `instance` breaks, or `nil` when it is valid.
     public func violation(in value: JSONValue) -> SchemaViolation? {
-        var run = ValidationRun(compiler: SchemaCompiler(document: document, options: options))
+        var run = ValidationRun(compiler: SchemaCompiler(document: reading, options: options, regexAutomata: regexAutomata))
         return run.check(value, against: document, schemaPointer: "", instancePointer: "").violation
     }
 }

@@ -44,7 +44,8 @@ extension GenerationSchema {
         let grammar: CompiledGrammar
         do {
             grammar = try Self.compiledDocument(jsonSchema, lenient: true)
-            _ = try SchemaValidator(jsonSchema: jsonSchema)
+            // Built now, to refuse what cannot be checked; kept for the checks of answers.
+            _ = try SchemaValidatorCache.shared.validator(for: jsonSchema)
         } catch {
             throw JSONSchemaError(error)
         }

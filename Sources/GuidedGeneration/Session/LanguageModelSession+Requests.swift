@@ -305,12 +305,15 @@ extension LanguageModelSession {
     }
 
     /// Checks content against the whole of a schema; content that breaks it is a decoding
-    /// failure that says `failure` and names the keyword and where.
-    static func check(_ content: GeneratedContent, against schema: GenerationSchema, failure: String) throws {
+    /// failure that says `failure` and names the keyword and where. The validator is built once
+    /// per schema value, in `validators`.
+    static func check(
+        _ content: GeneratedContent, against schema: GenerationSchema, failure: String, validators: SchemaValidatorCache = .shared
+    ) throws {
         let document = try schema.jsonSchema()
         let validator: SchemaValidator
         do {
-            validator = try SchemaValidator(jsonSchema: document)
+            validator = try validators.validator(for: document)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be checked: \(error)"))
         }
