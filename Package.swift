@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "ConstrainedDecodingTests", dependencies: ["ConstrainedDecoding", "PartialJSON", "TestSupport"]),
         .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates"]),
         .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "ChatTemplates", "ModelFetching", "GuidedKernels", "TestSupport"]),
-        .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "PartialJSON"]),
+        .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "ConstrainedDecoding", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON", "LlamaInference", "ModelFetching", "TestSupport"]),
         .testTarget(name: "SessionTests", dependencies: ["GuidedGeneration", "ConstrainedDecoding", "TestSupport"]),
         .testTarget(name: "HTTPWireTests", dependencies: ["HTTPWire"]),

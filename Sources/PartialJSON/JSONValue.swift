@@ -85,4 +85,15 @@ extension JSONValue {
     public subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
+
+    /// The value with the members of each of its objects in key order: two values that differ
+    /// only in the order of keys (which JSON gives no meaning) become equal.
+    public func sortingKeys() -> JSONValue {
+        switch self {
+        case .object(let object):
+            .object(JSONObject(object.members.map { JSONObject.Member(key: $0.key, value: $0.value.sortingKeys()) }.sorted { $0.key < $1.key }))
+        case .array(let elements): .array(elements.map { $0.sortingKeys() })
+        default: self
+        }
+    }
 }

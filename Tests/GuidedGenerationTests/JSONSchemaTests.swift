@@ -1,3 +1,4 @@
+import ConstrainedDecoding
 import Foundation
 import GuidedGeneration
 import PartialJSON
@@ -23,15 +24,21 @@ import Testing
         let data = try JSONEncoder().encode(schema)
         #expect(String(decoding: data, as: UTF8.self).contains("x-order"))
         let decoded = try JSONDecoder().decode(GenerationSchema.self, from: data)
-        #expect(try Self.sortingDefinitions(decoded.jsonSchema()) == Self.sortingDefinitions(schema.jsonSchema()))
+        // Property order survives: every `properties` map of the decoded schema lists its names
+        // as the original does (the decoder keeps no other order, which JSON gives no meaning).
+        #expect(Self.propertyOrders(try decoded.jsonSchema()) == Self.propertyOrders(try schema.jsonSchema()))
+        #expect(try decoded.jsonSchema().sortingKeys() == SchemaPropertyOrder.annotating(try schema.jsonSchema()).sortingKeys())
     }
 
-    /// The schema with its `$defs` in name order: definitions have no order of their own, and
-    /// `JSONDecoder` does not keep it.
-    static func sortingDefinitions(_ schema: JSONValue) -> JSONValue {
-        guard var root = schema.objectValue, let defs = root["$defs"]?.objectValue else { return schema }
-        root["$defs"] = .object(JSONObject(defs.members.sorted { $0.key < $1.key }))
-        return .object(root)
+    /// The names of each `properties` map in the value, in order, depth first.
+    static func propertyOrders(_ value: JSONValue) -> [[String]] {
+        switch value {
+        case .object(let object):
+            let own = object["properties"]?.objectValue.map { [$0.keys] } ?? []
+            return own + object.members.sorted { $0.key < $1.key }.flatMap { propertyOrders($0.value) }
+        case .array(let elements): return elements.flatMap(propertyOrders)
+        default: return []
+        }
     }
 
     /// A schema (as JSON text) that must be refused, the keyword it must name, and where.
@@ -76,20 +83,30 @@ import Testing
         }
     }
 
+    /// A document is kept as written: its annotations, its property order, its `required` list.
     @Test func annotationsAreAcceptedAndPropertyOrderIsKept() throws {
         let text = #"{"type":"object","$comment":"c","properties":{"z":{"type":"string","examples":["q"]},"a":{"type":"number","default":1}},"required":["a","z"]}"#
         let schema = try GenerationSchema(jsonSchema: text)
         let json = try schema.jsonSchema()
         #expect(json["properties"]?.objectValue?.keys == ["z", "a"])
-        #expect(json["required"] == .array([.string("z"), .string("a")]))
+        #expect(json["required"] == .array([.string("a"), .string("z")]))
         #expect(json["additionalProperties"] == nil)
     }
 
     @Test func xOrderRestoresPropertyOrder() throws {
         let text = #"{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}},"required":["a","b"],"x-order":["a","b"]}"#
         #expect(try GenerationSchema(jsonSchema: text).jsonSchema()["properties"]?.objectValue?.keys == ["a", "b"])
-        #expect(throws: JSONSchemaError.self) {
-            try GenerationSchema(jsonSchema: #"{"type":"object","properties":{"a":{}},"x-order":["a","b"]}"#)
+        // In nested schemas too, and never inside a `properties` map (a property may be named so).
+        let nested = #"{"type":"array","items":{"type":"object","properties":{"x-order":{"type":"object","properties":{"q":{},"p":{}},"x-order":["p","q"]},"properties":{}},"x-order":["properties","x-order"]}}"#
+        let read = try GenerationSchema(jsonSchema: nested).jsonSchema()
+        #expect(read["items"]?["properties"]?.objectValue?.keys == ["properties", "x-order"])
+        #expect(read["items"]?["properties"]?["x-order"]?["properties"]?.objectValue?.keys == ["p", "q"])
+        // Annotating writes the order each `properties` map now has: what was read.
+        #expect(SchemaPropertyOrder.annotating(read) == read)
+        #expect {
+            try GenerationSchema(jsonSchema: #"{"type":"object","properties":{"a":{"type":"object","properties":{"b":{}},"x-order":["b","c"]}}}"#)
+        } throws: { error in
+            (error as? JSONSchemaError).map { $0.keyword == "x-order" && $0.pointer == "/properties/a/x-order" } ?? false
         }
     }
 

@@ -28,8 +28,13 @@ import Testing
         #expect(grammar.shelf === compiled.shelf)
     }
 
-    @Test func aSchemaInTheSwiftFormKeepsNoGrammar() throws {
+    /// Every document read from JSON is read by the engine and keeps its grammar, in the form
+    /// Swift types write too; the schemas of Swift types compile when first used.
+    @Test func everyDocumentKeepsItsGrammarAndSwiftTypesCompileWhenUsed() throws {
         let schema = try GenerationSchema(jsonSchema: #"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#)
-        #expect(schema.compiledDocument == nil)
+        #expect(schema.compiledDocument != nil)
+        #expect(Int.generationSchema.compiledDocument == nil)
+        let never = try GenerationSchema(jsonSchema: Never.generationSchema.jsonSchema())
+        #expect(never.compiledDocument == nil && never.isSame(as: Never.generationSchema))
     }
 }

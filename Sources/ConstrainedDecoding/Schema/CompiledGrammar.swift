@@ -53,7 +53,7 @@ public struct CompiledGrammar: Sendable {
             ignoredKeywords: compiler.annotations, droppedKeywords: compiler.dropped)
         // A root that only leads into definitions that accept nothing accepts nothing.
         guard acceptsSomeText else {
-            throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
+            throw .acceptsNoValue
         }
     }
 

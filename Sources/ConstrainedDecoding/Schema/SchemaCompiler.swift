@@ -65,7 +65,7 @@ struct SchemaCompiler {
             throw unsupported("$schema", at: "", "'\(metaSchema)' is not draft 4, 6, 7, 2019-09 or 2020-12, and its vocabularies cannot be read")
         }
         guard let root = try compile(document.root, at: "") else {
-            throw .invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
+            throw .acceptsNoValue
         }
         templates[0] = finish(root)
         while let pending = pendingDefinitions.popLast() {

@@ -9,6 +9,10 @@ public enum SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The schema needs more than the compile budget allows (states, time or nesting).
     case tooLarge(String)
 
+    /// The error of a schema that no value matches (`false`, `{"not": {}}`): a schema one can
+    /// read, keep and check against, but not generate from.
+    public static let acceptsNoValue = SchemaError.invalid(keyword: "", pointer: "", reason: "the schema accepts no value")
+
     public var description: String {
         switch self {
         case .invalidJSON(let reason): "the schema is not JSON: \(reason)"

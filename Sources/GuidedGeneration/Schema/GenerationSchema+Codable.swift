@@ -4,29 +4,30 @@ import PartialJSON
 extension GenerationSchema {
     /// Reads a schema from a JSON Schema document, keeping property order.
     ///
-    /// Documents in the form that Swift types produce (Draft 2020-12: `type`, `properties`,
-    /// `required`, `additionalProperties` true or false, `items`, `minItems`, `maxItems`,
-    /// `pattern`, `enum`, `const`, bounds, `anyOf`, `$defs` and `$ref` to them, `x-order` and
-    /// annotations) are read into that form. Any other document (draft 4, 6, 7 or 2019-09 as its
-    /// `$schema` says, and every keyword the decoding engine enforces: `oneOf`, `allOf`, `not`,
-    /// `if`/`then`/`else`, `patternProperties`, formats, ...) is kept as written and compiled by
-    /// the engine; keywords outside the draft's vocabulary are annotations.
+    /// The document is kept as written, with the properties of each schema in the order its
+    /// `x-order` lists where it has one, and compiled by the decoding engine, which reads it:
+    /// any draft (4, 6, 7, 2019-09 or 2020-12, as its `$schema` says; 2020-12 without one) and
+    /// every keyword the engine enforces (`oneOf`, `allOf`, `not`, `if`/`then`/`else`,
+    /// `patternProperties`, formats, ...); keywords outside the draft's vocabulary are
+    /// annotations. The grammar that says whether the engine can enforce the document is the one
+    /// sessions use.
     /// - Throws: ``JSONSchemaError`` naming the keyword the engine cannot enforce and its pointer.
     public init(jsonSchema: JSONValue) throws(JSONSchemaError) {
+        let document: JSONValue
+        let grammar: CompiledGrammar?
         do {
-            self = try JSONSchemaReader.read(jsonSchema)
-        } catch {
-            // The engine reads the document itself: the grammar that says whether it can is the
-            // one sessions use.
-            let grammar: CompiledGrammar
+            document = try SchemaPropertyOrder.applying(to: jsonSchema)
             do {
-                grammar = try Self.compiledDocument(jsonSchema, lenient: false)
-            } catch let engineError {
-                throw JSONSchemaError(engineError)
+                grammar = try Self.compiledDocument(document, lenient: false)
+            } catch let error where error == .acceptsNoValue {
+                // A schema of no value (`Never`'s) is read and kept; generating from it fails.
+                grammar = nil
             }
-            self.init(root: SchemaNode(title: jsonSchema["title"]?.stringValue, .document(jsonSchema)))
-            compiledDocument = grammar
+        } catch {
+            throw JSONSchemaError(error)
         }
+        self.init(root: SchemaNode(title: document["title"]?.stringValue, .document(document)))
+        compiledDocument = grammar
     }
 
     /// Reads a JSON Schema document leniently: keywords that narrow the valid set but cannot be
@@ -41,15 +42,17 @@ extension GenerationSchema {
             try self.init(jsonSchema: jsonSchema)
             return
         }
+        let document: JSONValue
         let grammar: CompiledGrammar
         do {
-            grammar = try Self.compiledDocument(jsonSchema, lenient: true)
+            document = try SchemaPropertyOrder.applying(to: jsonSchema)
+            grammar = try Self.compiledDocument(document, lenient: true)
             // Built now, to refuse what cannot be checked; kept for the checks of answers.
-            _ = try SchemaValidatorCache.shared.validator(for: jsonSchema)
+            _ = try SchemaValidatorCache.shared.validator(for: document)
         } catch {
             throw JSONSchemaError(error)
         }
-        self.init(root: SchemaNode(title: jsonSchema["title"]?.stringValue, .document(jsonSchema)))
+        self.init(root: SchemaNode(title: document["title"]?.stringValue, .document(document)))
         isLenient = true
         compiledDocument = grammar
     }

@@ -1,3 +1,4 @@
+import ConstrainedDecoding
 import Foundation
 import PartialJSON
 
@@ -25,7 +26,7 @@ extension GenerationSchema {
     /// The schema as JSON Schema; with `orderAnnotations`, each object also lists its property
     /// names in `x-order`, for encoders that do not keep the order of keys.
     func jsonSchema(orderAnnotations: Bool) throws -> JSONValue {
-        if case .document(let document) = root.kind { return document }
+        if case .document(let document) = root.kind { return orderAnnotations ? SchemaPropertyOrder.annotating(document) : document }
         let (root, definitions) = try SchemaResolver.resolve(self)
         var object = JSONObject([JSONObject.Member(key: "$schema", value: .string(Self.jsonSchemaDialect))])
         if case .object(let rootObject) = root.jsonValue(orderAnnotations: orderAnnotations) {

@@ -197,8 +197,10 @@ extension Transcript {
 }
 
 extension GenerationSchema {
-    /// Whether two schemas encode to the same JSON Schema.
+    /// Whether two schemas encode to the same JSON Schema, up to the order of keys that JSON
+    /// gives no meaning to (property order, which has one, is compared through `x-order`): a
+    /// schema read back from its encoding is the same schema.
     func isSame(as other: GenerationSchema) -> Bool {
-        (try? jsonSchemaString()) == (try? other.jsonSchemaString())
+        (try? jsonSchema(orderAnnotations: true).sortingKeys()) == (try? other.jsonSchema(orderAnnotations: true).sortingKeys())
     }
 }
