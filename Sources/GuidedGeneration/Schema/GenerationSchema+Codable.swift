@@ -18,7 +18,7 @@ extension GenerationSchema {
         do {
             document = try SchemaPropertyOrder.applying(to: jsonSchema)
             do {
-                grammar = try Self.compiledDocument(document, lenient: false)
+                grammar = try SchemaCache.shared.grammar(forDocument: document, lenient: false)
             } catch let error where error == .acceptsNoValue {
                 // A schema of no value (`Never`'s) is read and kept; generating from it fails.
                 grammar = nil
@@ -46,9 +46,9 @@ extension GenerationSchema {
         let grammar: CompiledGrammar
         do {
             document = try SchemaPropertyOrder.applying(to: jsonSchema)
-            grammar = try Self.compiledDocument(document, lenient: true)
+            grammar = try SchemaCache.shared.grammar(forDocument: document, lenient: true)
             // Built now, to refuse what cannot be checked; kept for the checks of answers.
-            _ = try SchemaValidatorCache.shared.validator(for: document)
+            _ = try SchemaCache.shared.validator(for: document)
         } catch {
             throw JSONSchemaError(error)
         }

@@ -306,14 +306,14 @@ extension LanguageModelSession {
 
     /// Checks content against the whole of a schema; content that breaks it is a decoding
     /// failure that says `failure` and names the keyword and where. The validator is built once
-    /// per schema value, in `validators`.
+    /// per schema value, in `cache`.
     static func check(
-        _ content: GeneratedContent, against schema: GenerationSchema, failure: String, validators: SchemaValidatorCache = .shared
+        _ content: GeneratedContent, against schema: GenerationSchema, failure: String, cache: SchemaCache = .shared
     ) throws {
         let document = try schema.jsonSchema()
         let validator: SchemaValidator
         do {
-            validator = try validators.validator(for: document)
+            validator = try cache.validator(for: document)
         } catch {
             throw GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be checked: \(error)"))
         }
