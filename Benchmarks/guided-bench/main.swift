@@ -29,6 +29,8 @@ case "quality":
     await runOrExit { try await QualityBenchmark(arguments: Array(arguments.dropFirst())).run() }
 case "masks":
     await runOrExit { try MaskBenchmark(arguments: Array(arguments.dropFirst())).run() }
+case "tool-session":
+    await runOrExit { try await ToolSessionCommand(arguments: Array(arguments.dropFirst())).run() }
 case "forced-runs":
     await runOrExit { try ForcedRunsBenchmark(arguments: Array(arguments.dropFirst())).run() }
 default:
@@ -69,6 +71,11 @@ default:
               asked for text; with --free-text, cases with one too, from the same messages, the
               output being the JSON in the text); Benchmarks/peers/quality.py
               asks llama-server the same and checks both (Benchmarks/compare-quality.sh)
+          tool-session [--model PATH]
+              chat-completion requests with tools, one JSON body a line on standard input,
+              answered through the Swift API (a session with a Tool value per function, which
+              records its call instead of running); one {"status", "body"} line each on standard
+              output, for Benchmarks/peers/bfcl.py --swift-session
           logits --model PATH --text TEXT [--threads N]
               tokenizes TEXT (no template), runs it, and prints {"tokens": [...], "top": [[id, logit], ...]}
               with the 20 largest last-position logits

@@ -5,6 +5,7 @@ OpenAI-compatible chat-completions server (`guided serve`, llama-server, vLLM, a
 usage: bfcl.py --gorilla PATH --endpoint http://127.0.0.1:8091/v1 --model NAME
                [--categories simple,multiple,parallel,parallel_multiple,irrelevance]
                [--count N] [--seed S] [--max-tokens 512] [--out FILE.jsonl] [--resume]
+       bfcl.py --gorilla PATH --swift-session "COMMAND" [...]   (the Swift API, below)
        bfcl.py --summarize FILE.jsonl [FILE.jsonl ...] [--text-calls --gorilla PATH]
 
 PATH is a checkout of https://github.com/ShishirPatil/gorilla (the repository root, or its
@@ -47,6 +48,12 @@ What it follows, in berkeley-function-call-leaderboard/bfcl_eval/ of that reposi
     key; every parameter of the possible answer without "" among its values given.
   - irrelevance: right when the answer holds no call (no tool calls, an empty list, or calls
     whose arguments are not JSON, which do not decode).
+
+With --swift-session, the same requests go, one JSON line each, to the standard input of COMMAND
+(`.build/release/guided-bench tool-session [--model PATH]`), which answers them through the
+Swift API, a `LanguageModelSession` with a `Tool` value per function (see
+`Benchmarks/guided-bench/ToolSessionCommand.swift`), and writes one `{"status", "body"}` line
+each; the answers are read and judged as a server's.
 
 Every case's request, the server's raw answer and the verdict go to --out, one JSON object a
 line. A case whose request fails (a connection error, a status other than 200, a body that is
@@ -421,6 +428,23 @@ def client_for(endpoint, api_key, timeout):
     return "urllib", send
 
 
+def session_client(command, timeout):
+    """A process that answers one request body a line with one {"status", "body"} line."""
+    import shlex
+    import subprocess
+    process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8")
+
+    def send(body):
+        process.stdin.write(json.dumps(body) + "\n")
+        process.stdin.flush()
+        line = process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"{command} ended (exit status {process.poll()})")
+        answer = json.loads(line)
+        return answer["status"], json.dumps(answer["body"])
+    return "the Swift API through " + command, send
+
+
 def run_case(send, args, category, case, expected):
     functions = with_python_hint(case["function"])
     body = {"model": args.model, "messages": case["question"][0], "tools": tools_for(functions),
@@ -494,6 +518,7 @@ def main():
     parser.add_argument("--gorilla", help="a checkout of ShishirPatil/gorilla")
     parser.add_argument("--endpoint", default="http://127.0.0.1:8091/v1", help="the server's /v1 root")
     parser.add_argument("--model", default="default")
+    parser.add_argument("--swift-session", metavar="COMMAND", help="answer through the Swift API: guided-bench tool-session")
     parser.add_argument("--api-key", default=os.environ.get("OPENAI_API_KEY", "none"))
     parser.add_argument("--categories", default=",".join(CATEGORIES))
     parser.add_argument("--count", type=int, help="cases per category: the first N, or N drawn with --seed")
@@ -530,7 +555,10 @@ def main():
     if not args.gorilla:
         parser.error("--gorilla is required")
     folder = data_folder(args.gorilla)
-    library, send = client_for(args.endpoint, args.api_key, args.timeout)
+    if args.swift_session:
+        library, send = session_client(args.swift_session, args.timeout)
+    else:
+        library, send = client_for(args.endpoint, args.api_key, args.timeout)
     kept = latest([args.out]) if args.resume else {}
     kept = {key: record for key, record in kept.items() if "server_error" not in record}
     with open(args.out, "a" if args.resume else "w", encoding="utf-8") as out:
@@ -550,7 +578,7 @@ def main():
                 out.flush()
                 mark = "ok" if record["verdict"]["valid"] else record["verdict"]["error_type"]
                 print(f"  {case['id']}: {mark}", file=sys.stderr)
-    table(kept, categories, f"{args.model} at {args.endpoint}, {args.out}")
+    table(kept, categories, f"{args.model} at {args.swift_session or args.endpoint}, {args.out}")
 
 
 if __name__ == "__main__":
