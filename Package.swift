@@ -107,7 +107,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PartialJSONTests", dependencies: ["PartialJSON", "TestSupport"]),
         .testTarget(name: "ConstrainedDecodingTests", dependencies: ["ConstrainedDecoding", "PartialJSON", "TestSupport"]),
-        .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates"]),
+        .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates", "PartialJSON"]),
         .testTarget(name: "LlamaInferenceTests", dependencies: ["LlamaInference", "ChatTemplates", "ModelFetching", "GuidedKernels", "TestSupport"]),
         .testTarget(name: "GuidedGenerationTests", dependencies: ["GuidedGeneration", "ConstrainedDecoding", "PartialJSON"]),
         .testTarget(name: "GenerableMacroTests", dependencies: ["GuidedGeneration", "PartialJSON", "LlamaInference", "ModelFetching", "TestSupport"]),

@@ -4,7 +4,8 @@ OpenAI-compatible chat-completions server (`guided serve`, llama-server, vLLM, a
 
 usage: bfcl.py --gorilla PATH --endpoint http://127.0.0.1:8091/v1 --model NAME
                [--categories simple,multiple,parallel,parallel_multiple,irrelevance]
-               [--count N] [--seed S] [--max-tokens 512] [--out FILE.jsonl] [--resume]
+               [--count N] [--seed S] [--max-tokens 512] [--tool-choice auto|required]
+               [--out FILE.jsonl] [--resume]
        bfcl.py --gorilla PATH --swift-session "COMMAND" [...]   (the Swift API, below)
        bfcl.py --summarize FILE.jsonl [FILE.jsonl ...] [--text-calls --gorilla PATH]
 
@@ -30,7 +31,8 @@ What it follows, in berkeley-function-call-leaderboard/bfcl_eval/ of that reposi
 - the request and the reading of its answer, `model_handler/api_inference/openai_completion.py`
   (`OpenAICompletionsHandler`): the question's messages and the tools, each tool call decoded as
   {name: json.loads(arguments)}; an answer without tool calls is its text, which does not decode.
-  Here the request also names `tool_choice` "auto" (the default when tools are given) and a
+  Here the request also names `tool_choice` "auto" (the default when tools are given; --tool-choice
+  required asks for a call instead, which is not the leaderboard's protocol) and a
   `max_tokens` budget, and `temperature` is 0.
 - the verdict, `eval_checker/eval_runner.py` (`_evaluate_single_ast_entry`,
   `_evaluate_single_relevance_entry`), `utils.py` (`is_function_calling_format_output`,
@@ -448,7 +450,7 @@ def session_client(command, timeout):
 def run_case(send, args, category, case, expected):
     functions = with_python_hint(case["function"])
     body = {"model": args.model, "messages": case["question"][0], "tools": tools_for(functions),
-            "tool_choice": "auto", "temperature": 0, "max_tokens": args.max_tokens}
+            "tool_choice": args.tool_choice, "temperature": 0, "max_tokens": args.max_tokens}
     record = {"id": case["id"], "category": category, "request": body}
     started = time.time()
     try:
@@ -524,6 +526,9 @@ def main():
     parser.add_argument("--count", type=int, help="cases per category: the first N, or N drawn with --seed")
     parser.add_argument("--seed", type=int, help="draw --count cases per category at random with this seed")
     parser.add_argument("--max-tokens", type=int, default=512)
+    parser.add_argument("--tool-choice", default="auto", choices=["auto", "required"],
+                        help="the request's tool_choice: the leaderboard's auto, or required (a measure of the calls a "
+                             "model writes once it must call; irrelevance then cannot be right)")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--out", default="bfcl.jsonl")
     parser.add_argument("--resume", action="store_true", help="keep the cases already in --out that got an answer")

@@ -102,8 +102,18 @@ public struct JinjaChatTemplate: Sendable, Equatable {
 }
 
 extension ChatMessage {
-    /// The message as templates read it: a dictionary with `role` and `content`.
+    /// The message as templates read it: a dictionary with `role` and `content`, and
+    /// `tool_calls` when it calls tools (each `{"type": "function", "function": {"name",
+    /// "arguments"}}`, as OpenAI's messages hold them and templates read them).
     var templateValue: JinjaValue {
-        .dictionary(JinjaDictionary([("role", .string(role.rawValue)), ("content", .string(content))]))
+        var pairs: [(String, JinjaValue)] = [("role", .string(role.rawValue)), ("content", .string(content))]
+        if !toolCalls.isEmpty {
+            let calls = toolCalls.map { call -> JinjaValue in
+                let function = JinjaValue.dictionary(JinjaDictionary([("name", .string(call.name)), ("arguments", JinjaValue(jsonValue: call.arguments))]))
+                return .dictionary(JinjaDictionary([("type", .string("function")), ("function", function)]))
+            }
+            pairs.append(("tool_calls", .array(calls)))
+        }
+        return .dictionary(JinjaDictionary(pairs))
     }
 }

@@ -5,7 +5,8 @@ import LlamaInference
 import ModelFetching
 
 /// `guided serve [--model GGUF] [--host H] [--port P] [--api-key KEY] [--name NAME]
-/// [--parallel N] [--max-waiting N]`: the OpenAI-compatible endpoint over a local model, until stopped.
+/// [--parallel N] [--max-waiting N] [--tool-format json|template]`: the OpenAI-compatible
+/// endpoint over a local model, until stopped.
 struct ServeCommand {
     var modelPath: String?
     /// A built-in chat template by name, for a file without one or whose own cannot be run.
@@ -16,6 +17,8 @@ struct ServeCommand {
     var name: String?
     var parallel = 4
     var maximumWaiting = 32
+    /// How the model writes turns that may call tools; `nil` for its default.
+    var toolCallFormat: ToolCallFormat?
 
     init(arguments: [String]) throws(CommandError) {
         var remaining = arguments[...]
@@ -38,6 +41,10 @@ struct ServeCommand {
             case "--name": name = try value(argument)
             case "--parallel": parallel = try number(argument, in: 1...256)
             case "--max-waiting": maximumWaiting = try number(argument, in: 0...10_000)
+            case "--tool-format":
+                let text = try value(argument)
+                guard let format = ToolCallFormat(rawValue: text) else { throw .usage("--tool-format needs json or template, not '\(text)'") }
+                toolCallFormat = format
             default: throw .usage("unknown argument '\(argument)' for serve")
             }
         }
@@ -58,7 +65,7 @@ struct ServeCommand {
                 KnownModel.named(path) != nil && !FileManager.default.fileExists(atPath: path)
                     ? path : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             } ?? KnownModel.default.name
-        let endpoint = OpenAIEndpoint(model: model, name: served, apiKey: apiKey, parallel: parallel, maximumWaiting: maximumWaiting)
+        let endpoint = OpenAIEndpoint(model: model, name: served, apiKey: apiKey, parallel: parallel, maximumWaiting: maximumWaiting, toolCallFormat: toolCallFormat)
         let server: HTTPServer
         do {
             server = try HTTPServer(host: host, port: port, handler: endpoint)

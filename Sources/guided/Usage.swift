@@ -33,12 +33,14 @@ enum Usage {
               --chunk-size N    with --stream, feed the parser N bytes at a time (default 8)
 
           serve [--model GGUF|NAME] [--chat-template NAME] [--host HOST] [--port PORT] [--api-key KEY]
-                [--name NAME] [--parallel N] [--max-waiting N]
+                [--name NAME] [--parallel N] [--max-waiting N] [--tool-format json|template]
               Serve the model over the OpenAI chat-completions API (POST /v1/chat/completions,
               GET /v1/models, GET /health) on HOST (127.0.0.1) and PORT (8080), schemas and tool
               arguments enforced while generating. With --api-key (or $GUIDED_API_KEY) requests
               must bear it; --parallel requests (4) run at once, decoded together, and
-              --max-waiting requests (32) wait while they run; more get 503.
+              --max-waiting requests (32) wait while they run; more get 503. --tool-format
+              template has the model call tools in its chat template's own format
+              (<tool_call> tags, Qwen2.5's) rather than the engine's JSON turn (json, the default).
 
           fetch-model [NAME]
               Fetch a model into $GUIDED_CACHE or ~/.cache/guided, if it is not there yet, and

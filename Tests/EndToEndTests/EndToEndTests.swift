@@ -182,6 +182,31 @@ struct PhoneBook: Tool {
     }
 }
 
+extension ToolEndToEndTests {
+    /// In the model's own format (Qwen2.5's `<tool_call>` tags, its template presenting the
+    /// tools), a turn that must call writes one call per person asked about, each with valid
+    /// arguments, and the request ends with an answer. (What the answer says is the model's: after
+    /// the outputs, this model writes another call as text in a code fence rather than the
+    /// numbers, Benchmarks/README.md.)
+    @Test func callsInTheModelsOwnFormat() async throws {
+        let book = PhoneBook()
+        let session = LanguageModelSession(model: try requireModel(), tools: [book])
+        var options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 120, toolCallingMode: .required)
+        options.toolCallFormat = .modelTemplate
+        let answer = try await session.respond(to: "What are the phone numbers of Anna and Bob?", options: options)
+        let rounds = session.transcript.compactMap { entry -> Transcript.ToolCalls? in if case .toolCalls(let calls) = entry { calls } else { nil } }
+        let first = try #require(rounds.first)
+        let names = try first.map { try PhoneBook.Arguments($0.arguments).name }
+        #expect(first.allSatisfy { $0.toolName == "findContact" })
+        #expect(names.contains { $0.contains("Anna") } && names.contains { $0.contains("Bob") })
+        #expect(!answer.content.isEmpty)
+        guard case .response? = session.transcript.last else {
+            Issue.record("the transcript does not end with the answer")
+            return
+        }
+    }
+}
+
 extension GeneratedContent {
     /// Whether this content is `earlier` grown: every string, array and structure of `earlier`
     /// is a prefix of the one here.

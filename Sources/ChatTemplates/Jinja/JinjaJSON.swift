@@ -22,7 +22,7 @@ enum JinjaJSON {
     }
 
     /// The template value of `json`.
-    private static func value(of json: JSONValue) -> JinjaValue {
+    static func value(of json: JSONValue) -> JinjaValue {
         switch json {
         case .null: return .none
         case .bool(let flag): return .boolean(flag)
@@ -159,4 +159,12 @@ enum JinjaJSON {
         return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
+}
+
+extension JinjaValue {
+    /// The template value of a JSON value: objects become dictionaries in their order, integers
+    /// `integer` where they fit, other numbers `double`, `null` `none`; as `fromjson` reads JSON.
+    public init(jsonValue json: JSONValue) {
+        self = JinjaJSON.value(of: json)
+    }
 }

@@ -2,6 +2,7 @@ import ChatTemplates
 import Foundation
 import LlamaInference
 import ModelFetching
+import PartialJSON
 
 /// A model of the Llama family (Llama, Qwen 2 and 3, Phi-3, Gemma 3) in a GGUF file, run on the CPU by `LlamaInference`: the default
 /// Qwen2.5-Coder-1.5B-Instruct or another ``KnownModel`` by name (fetched on first use), or any file given by path.
@@ -99,6 +100,13 @@ final class LoadedEmbeddedModel: LoadedLanguageModel {
 
     func conversationText(_ messages: [ConversationMessage]) throws -> String {
         try template.render(messages)
+    }
+
+    /// The file's own Jinja template with the tools, when it writes calls in `<tool_call>` tags.
+    func conversationText(_ messages: [ConversationMessage], tools: [JSONValue]) throws -> String? {
+        guard case .jinja(let jinja) = template, !tools.isEmpty else { return nil }
+        let text = try jinja.render(messages, tools: tools.map(JinjaValue.init(jsonValue:)))
+        return text.contains(TaggedToolCalls.opening) ? text : nil
     }
 
     func makeContext(size: Int) throws -> any LanguageModelContext {

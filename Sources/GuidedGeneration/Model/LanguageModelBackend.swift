@@ -1,3 +1,5 @@
+import PartialJSON
+
 /// A model at the level of tokens and logits, which this library's constrained decoder drives:
 /// the embedded GGUF model, another local model, or a deterministic model for tests.
 ///
@@ -38,6 +40,12 @@ public protocol LoadedLanguageModel: AnyObject, Sendable {
     /// assistant's turn. Throws when the model's chat template cannot write it (a Jinja
     /// template that raises an exception for the conversation, such as for a role it refuses).
     func conversationText(_ messages: [ConversationMessage]) throws -> String
+    /// The conversation with `tools` (OpenAI function objects, `{"type": "function",
+    /// "function": {"name", "description", "parameters"}}`) presented by the model's own chat
+    /// template, which writes past calls (``ConversationMessage/toolCalls``) and outputs (`tool`
+    /// messages) in its own format, ending with the opening of the assistant's turn; `nil` when
+    /// the template has no tool-call format of `<tool_call>` tags (``ToolCallFormat/modelTemplate``).
+    func conversationText(_ messages: [ConversationMessage], tools: [JSONValue]) throws -> String?
     /// A new context of `size` positions.
     func makeContext(size: Int) throws -> any LanguageModelContext
     /// The longest context the model was trained for, when it says (a GGUF file's
@@ -71,6 +79,8 @@ extension LoadedLanguageModel {
     public var jsonIndentation: Int? { nil }
     /// No preset by default.
     public var samplingPreset: SamplingPreset? { nil }
+    /// No tool-call format of its own by default.
+    public func conversationText(_ messages: [ConversationMessage], tools: [JSONValue]) throws -> String? { nil }
 }
 
 /// One sequence of tokens running through a model, with its cache.

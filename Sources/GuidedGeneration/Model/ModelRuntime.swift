@@ -14,6 +14,8 @@ final class ModelRuntime: Sendable {
     /// bytes cannot fit in the context, whatever its tokens.
     let longestTokenBytes: Int
     private let grammars = Mutex<[GrammarKey: CompiledGrammar]>([:])
+    /// The vocabulary of ``TaggedToolCalls`` grammars, made when first needed.
+    private let keptTaggedCallVocabulary = Mutex<Vocabulary?>(nil)
     /// DRY's tables over this vocabulary, by setting (the last few).
     private let dryPenalties = Mutex<[DRYSettings: DRYPenalty]>([:])
 
@@ -38,6 +40,58 @@ final class ModelRuntime: Sendable {
     private enum GrammarKey: Hashable {
         case schema(JSONValue, lenient: Bool, layout: JSONLayout)
         case text(TextGrammar)
+        /// A ``TaggedToolCalls`` grammar, by its Lark text.
+        case taggedCalls(String)
+    }
+
+    /// The vocabulary of turns in the model's own tool-call format: ``vocabulary`` with the
+    /// tokens that spell the call tags (`<tool_call>`, `</tool_call>`) allowed, which Qwen's
+    /// vocabulary marks as user-defined, so that the model writes a tag as the one token it
+    /// learned rather than in pieces. Other special tokens stay out.
+    var taggedCallVocabulary: Vocabulary {
+        keptTaggedCallVocabulary.withLock { kept in
+            if let kept { return kept }
+            let tags = [TaggedToolCalls.opening, TaggedToolCalls.closing].map { Array($0.utf8) }
+            let tagTokens = Set(model.specialTokens.filter { tags.contains(model.tokenBytes[Int($0)]) })
+            let made =
+                tagTokens.isEmpty
+                ? vocabulary
+                : Vocabulary(
+                    tokens: model.tokenBytes, specialTokens: model.specialTokens.subtracting(tagTokens).union(model.stopTokens),
+                    endOfText: vocabulary.endOfText, otherEndTokens: model.stopTokens)
+            kept = made
+            return made
+        }
+    }
+
+    /// The compiled grammar of a turn in the model's own tool-call format (Lark text from
+    /// ``TaggedToolCalls/grammar(tools:answer:requiresCall:maximumCalls:)``), its embedded
+    /// schemas written with at most one space where JSON allows whitespace, as templates write
+    /// calls (`{"city": "Paris"}`), kept with the other grammars.
+    func taggedCallGrammar(_ lark: String) throws(GrammarError) -> CompiledGrammar {
+        let key = GrammarKey.taggedCalls(lark)
+        if let grammar = grammars.withLock({ $0[key] }) { return grammar }
+        let grammar = try CompiledGrammar(lark: lark, options: CompileOptions(whitespace: .flexible(maximum: 1)))
+        _ = grammar.precomputeMasks(for: taggedCallVocabulary)
+        grammars.withLock { grammars in
+            if grammars.count >= Self.grammarLimit { grammars.removeAll() }
+            grammars[key] = grammar
+        }
+        return grammar
+    }
+
+    /// The tokens of a conversation with tools rendered by the model's own template
+    /// (``LoadedLanguageModel/conversationText(_:tools:)``); `nil` when it has no tool-call format.
+    func tokens(ofConversation messages: [ConversationMessage], tools: [JSONValue]) throws -> [Int32]? {
+        guard let text = try model.conversationText(messages, tools: tools) else { return nil }
+        let bytes = text.utf8.count
+        guard bytes / longestTokenBytes < contextSize else {
+            throw LanguageModelSession.GenerationError.exceededContextWindowSize(
+                .init(
+                    debugDescription: "The conversation of \(bytes) bytes takes more than \(bytes / longestTokenBytes) tokens "
+                        + "(no token is longer than \(longestTokenBytes) bytes); the context holds \(contextSize)."))
+        }
+        return model.tokenize(text, parsingSpecialTokens: true)
     }
 
     /// The most compiled grammars kept.

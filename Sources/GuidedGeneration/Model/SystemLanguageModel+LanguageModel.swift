@@ -1,5 +1,6 @@
 import ConstrainedDecoding
 import Foundation
+import PartialJSON
 import Synchronization
 
 extension SystemLanguageModel: LanguageModel {
@@ -50,7 +51,88 @@ extension SystemLanguageModel: LanguageModel {
         /// so that the request finds it compiled (a server does this before the request waits
         /// for its turn on the model).
         func prepare(_ request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel) throws {
-            _ = try Self.grammar(of: request, runtime: try model.runtime())
+            let runtime = try model.runtime()
+            if Self.writesTaggedCalls(request) {
+                _ = try Self.taggedCallGrammar(of: request, runtime: runtime)
+            } else {
+                _ = try Self.grammar(of: request, runtime: runtime)
+            }
+        }
+
+        /// Whether the request asks for the model's own tool-call format (the model may still
+        /// lack it: then the request is answered in the JSON turn).
+        private static func writesTaggedCalls(_ request: LanguageModelExecutorGenerationRequest) -> Bool {
+            !request.enabledToolDefinitions.isEmpty && request.generationOptions.toolCallFormat == .modelTemplate
+                && request.generationOptions.textGrammar == nil
+        }
+
+        /// The grammar of a turn in the model's own tool-call format (``TaggedToolCalls``): the
+        /// answer or calls of the enabled tools, only calls when a call is required, only the
+        /// answer when calls are disallowed; `nil` for free text.
+        private static func taggedCallGrammar(of request: LanguageModelExecutorGenerationRequest, runtime: ModelRuntime) throws -> CompiledGrammar? {
+            let mode = request.generationOptions.toolCallingMode?.kind
+            let tools = mode == .disallowed ? [] : request.enabledToolDefinitions
+            let answer: JSONValue?
+            do {
+                answer = try request.schema?.jsonSchema()
+            } catch {
+                throw LanguageModelSession.GenerationError.unsupportedGuide(.init(debugDescription: "The schema cannot be written as JSON Schema: \(error)"))
+            }
+            if tools.isEmpty, answer == nil { return nil }
+            do {
+                let lark = try TaggedToolCalls.grammar(
+                    tools: tools, answer: answer, requiresCall: mode == .required, maximumCalls: request.generationOptions.maximumToolCallsPerTurn)
+                return try runtime.taggedCallGrammar(lark)
+            } catch {
+                throw LanguageModelSession.GenerationError.unsupportedGuide(.init(debugDescription: "The tools' schemas cannot be enforced: \(error)"))
+            }
+        }
+
+        /// Answers a request in the model's own tool-call format, when its template has one;
+        /// `false` when it has none (the request is then answered in the JSON turn). The text is
+        /// sent when the turn is complete: the calls it holds as tool calls, else the answer.
+        private func respondWithTaggedCalls(
+            to request: LanguageModelExecutorGenerationRequest, runtime: ModelRuntime, channel: LanguageModelExecutorGenerationChannel
+        ) async throws -> Bool {
+            let messages = TaggedToolCalls.messages(of: request.transcript)
+            guard let prompt = try runtime.tokens(ofConversation: messages, tools: TaggedToolCalls.templateTools(request.enabledToolDefinitions)) else {
+                return false
+            }
+            let grammar = try Self.taggedCallGrammar(of: request, runtime: runtime)
+            let cancellation = CancellationFlag()
+            let cache = contexts.take(for: prompt, runtime: runtime)
+            defer { contexts.giveBack(cache) }
+            var generator = ResponseGenerator(
+                runtime: runtime, cache: cache, prompt: prompt, grammar: grammar, isToolTurn: false,
+                answerIsText: request.schema == nil, options: request.generationOptions, cancellation: cancellation)
+            generator.writesTaggedCalls = true
+            let running = generator
+            let output = try await withTaskCancellationHandler {
+                try await onDetachedThread { try running.run { _ in } }
+            } onCancel: {
+                cancellation.cancel()
+            }
+            let statistics = output.statistics
+            let calls: [(name: String, arguments: String)]?
+            do {
+                calls = try TaggedToolCalls.calls(in: output.text)
+            } catch {
+                throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "The model's tool call cannot be read: \(error)"))
+            }
+            if let calls, grammar != nil, request.generationOptions.toolCallingMode?.kind != .disallowed {
+                for call in calls {
+                    await channel.send(
+                        .toolCalls(action: .toolCall(id: UUID().uuidString, name: call.name, action: .appendArguments(call.arguments, tokenCount: 0))))
+                }
+            } else if !output.text.isEmpty {
+                await channel.send(.response(action: .appendText(output.text, tokenCount: statistics.responseTokens)))
+            }
+            await channel.send(
+                .response(
+                    action: .updateUsage(
+                        input: .init(totalTokenCount: statistics.promptTokens, cachedTokenCount: statistics.cachedPromptTokens),
+                        output: .init(totalTokenCount: statistics.responseTokens, reasoningTokenCount: 0), metadata: statistics.usageMetadata)))
+            return true
         }
 
         /// Loads the model and reads the transcript into a context ahead of a request that
@@ -87,6 +169,7 @@ extension SystemLanguageModel: LanguageModel {
             to request: LanguageModelExecutorGenerationRequest, model: SystemLanguageModel, streamingInto channel: LanguageModelExecutorGenerationChannel
         ) async throws {
             let runtime = try model.runtime()
+            if Self.writesTaggedCalls(request), try await respondWithTaggedCalls(to: request, runtime: runtime, channel: channel) { return }
             let hasTools = !request.enabledToolDefinitions.isEmpty
             let grammar = try Self.grammar(of: request, runtime: runtime)
             var entries = request.transcript.entries

@@ -112,6 +112,10 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
     /// OpenAI's `parallel_tool_calls: false`: the model calls one tool, reads its output, and may
     /// then call the next.
     public var maximumToolCallsPerTurn: Int?
+    /// How the local model writes a turn that may call tools; `nil` for the model's default,
+    /// ``ToolCallFormat/jsonTurn`` on every model so far (Benchmarks/README.md compares the two
+    /// formats on the Berkeley Function Calling Leaderboard). Served models use their own.
+    public var toolCallFormat: ToolCallFormat?
 
     /// Creates options; `nil` leaves a setting at its default.
     public init(

@@ -22,12 +22,20 @@ struct ResponseGenerator {
     let options: GenerationOptions
     let cancellation: CancellationFlag
     /// Whether the text is JSON: the grammar is a schema's or a tool turn's, not a text grammar
-    /// (``GenerationOptions/textGrammar``).
-    var readsJSON: Bool { grammar != nil && (isToolTurn || !answerIsText) }
+    /// (``GenerationOptions/textGrammar``), and not a turn of the model's own tool-call format,
+    /// whose calls are read when it is complete.
+    var readsJSON: Bool { grammar != nil && !writesTaggedCalls && (isToolTurn || !answerIsText) }
     /// Called after each token with the bytes of the response that no later step can take back
     /// (a text answer or a value; never in a tool turn), for those who stream the raw text, and
     /// the number of response tokens written so far.
     var onSettledText: (@Sendable (ArraySlice<UInt8>, Int) -> Void)? = nil
+    /// Whether the turn is written in the model's own tool-call format (``TaggedToolCalls``):
+    /// the tokens of the call tags are allowed and forced text reads them as such, and a text
+    /// answer is cut at the budget rather than failing.
+    var writesTaggedCalls = false
+
+    /// The vocabulary the grammar's masks are over.
+    var vocabulary: Vocabulary { writesTaggedCalls ? runtime.taggedCallVocabulary : runtime.vocabulary }
 
     /// What a turn produced.
     struct Output {
@@ -75,7 +83,7 @@ struct ResponseGenerator {
     /// The tokens of the text the grammar forces from here that the model's tokenizer writes
     /// alike whatever the model writes next, when there are any (they are read into the matcher).
     fileprivate func forcedTokens(_ matcher: GrammarMatcher) -> [Int32]? {
-        let tokens = matcher.fastForwardTokens(after: cache.tokens.last) { runtime.model.tokenize($0, parsingSpecialTokens: false) }
+        let tokens = matcher.fastForwardTokens(after: cache.tokens.last) { runtime.model.tokenize($0, parsingSpecialTokens: writesTaggedCalls) }
         return tokens.isEmpty ? nil : tokens
     }
 
@@ -169,12 +177,16 @@ private final class Turn {
         let writing = Date()
         do {
             if let grammar = generator.grammar {
-                try writeConstrained(GrammarMatcher(grammar: grammar, vocabulary: runtime.vocabulary))
+                try writeConstrained(GrammarMatcher(grammar: grammar, vocabulary: generator.vocabulary))
             } else {
                 try writeText()
             }
         } catch let stop as Stop {
             // A text answer is cut at the budget, as free text is.
+            if case .budget = stop, generator.writesTaggedCalls, generator.answerIsText, !text.string.hasPrefix(TaggedToolCalls.opening) {
+                let cut = text.string
+                return finish(content: GeneratedContent(kind: .string(cut)), text: cut, isToolCalls: false, writing: writing)
+            }
             guard case .budget = stop, generator.isToolTurn, generator.answerIsText, let snapshot = try text.snapshot(),
                 case .string(let cut)? = ToolTurnFormat.parts(of: snapshot).answer?.kind
             else {

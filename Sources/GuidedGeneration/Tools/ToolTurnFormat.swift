@@ -7,7 +7,8 @@ import PartialJSON
 /// two is a choice between two keys that the instructions name, which even a small model makes
 /// well. The tools are presented in `<tools>` at the end of the system message, and each output
 /// comes back in `<tool_response>` tags in a user turn, as in the function-calling data that
-/// SmolLM2 and similar models were tuned on.
+/// SmolLM2 and similar models were tuned on. The default ``ToolCallFormat``; ``TaggedToolCalls``
+/// is the model's own, where its template has one.
 enum ToolTurnFormat {
     /// The key of the calls.
     static let callsKey = "tool_calls"

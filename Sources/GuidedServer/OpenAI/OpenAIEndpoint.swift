@@ -13,14 +13,20 @@ public struct OpenAIEndpoint: HTTPHandler {
     private let name: String
     private let apiKey: String?
     private let queue: AdmissionQueue
+    private let toolCallFormat: ToolCallFormat?
 
     /// Serves `model` under `name`; `apiKey`, when given, is required as a bearer token; at most
-    /// `parallel` requests run at once, and `maximumWaiting` wait while they run.
-    public init(model: some LanguageModel, name: String, apiKey: String? = nil, parallel: Int = 4, maximumWaiting: Int = 32) {
+    /// `parallel` requests run at once, and `maximumWaiting` wait while they run. Requests with
+    /// tools are answered in `toolCallFormat` (`nil` for the model's default).
+    public init(
+        model: some LanguageModel, name: String, apiKey: String? = nil, parallel: Int = 4, maximumWaiting: Int = 32,
+        toolCallFormat: ToolCallFormat? = nil
+    ) {
         self.model = ProviderModel(model)
         self.name = name
         self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
         queue = AdmissionQueue(maximumRunning: parallel, maximumWaiting: maximumWaiting)
+        self.toolCallFormat = toolCallFormat
     }
 
     public func respond(to request: HTTPRequest, writer: ResponseWriter) async {
@@ -137,11 +143,15 @@ public struct OpenAIEndpoint: HTTPHandler {
     /// tasks' shared pool nor a place among the requests that run.
     private func read(_ body: [UInt8]) async -> Result<ChatCompletionRequest, any Error> {
         let model = self.model
+        let toolCallFormat = self.toolCallFormat
         return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(
                     returning: Result {
-                        let request = try ChatCompletionRequest(body: body)
+                        var request = try ChatCompletionRequest(body: body)
+                        if request.generation.generationOptions.toolCallFormat == nil {
+                            request.generation.generationOptions.toolCallFormat = toolCallFormat
+                        }
                         try model.prepare(request.generation)
                         return request
                     })
