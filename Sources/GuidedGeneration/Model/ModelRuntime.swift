@@ -22,9 +22,9 @@ final class ModelRuntime: Sendable {
     init(model: any LoadedLanguageModel, contextSize: Int) {
         self.model = model
         self.contextSize = contextSize
-        // Each token that ends the model's turn ends the document: Qwen's `<|im_end|>` as well
-        // as its `<|endoftext|>`, so that a grammar which may go on (lines under a GBNF
-        // grammar) ends where the model ends its turn.
+        // Each token that ends the model's turn ends the document: Gemma's `<end_of_turn>` as
+        // well as its `<eos>`, so that a grammar which may go on (lines under a GBNF grammar)
+        // ends where the model ends its turn, with the token it was taught to.
         let end = model.stopTokens.min() ?? Int32(model.tokenBytes.count)
         vocabulary = Vocabulary(
             tokens: model.tokenBytes, specialTokens: model.specialTokens.union(model.stopTokens), endOfText: end, otherEndTokens: model.stopTokens)
@@ -71,27 +71,14 @@ final class ModelRuntime: Sendable {
     func taggedCallGrammar(_ lark: String) throws(GrammarError) -> CompiledGrammar {
         let key = GrammarKey.taggedCalls(lark)
         if let grammar = grammars.withLock({ $0[key] }) { return grammar }
-        let grammar = try CompiledGrammar(lark: lark, options: CompileOptions(whitespace: .flexible(maximum: 1)))
-        _ = grammar.precomputeMasks(for: taggedCallVocabulary)
-        grammars.withLock { grammars in
-            if grammars.count >= Self.grammarLimit { grammars.removeAll() }
-            grammars[key] = grammar
-        }
-        return grammar
+        return keep(try CompiledGrammar(lark: lark, options: CompileOptions(whitespace: .flexible(maximum: 1))), as: key, over: taggedCallVocabulary)
     }
 
     /// The tokens of a conversation with tools rendered by the model's own template
     /// (``LoadedLanguageModel/conversationText(_:tools:)``); `nil` when it has no tool-call format.
     func tokens(ofConversation messages: [ConversationMessage], tools: [JSONValue]) throws -> [Int32]? {
         guard let text = try model.conversationText(messages, tools: tools) else { return nil }
-        let bytes = text.utf8.count
-        guard bytes / longestTokenBytes < contextSize else {
-            throw LanguageModelSession.GenerationError.exceededContextWindowSize(
-                .init(
-                    debugDescription: "The conversation of \(bytes) bytes takes more than \(bytes / longestTokenBytes) tokens "
-                        + "(no token is longer than \(longestTokenBytes) bytes); the context holds \(contextSize)."))
-        }
-        return model.tokenize(text, parsingSpecialTokens: true)
+        return try tokens(ofConversationText: text)
     }
 
     /// The most compiled grammars kept.
@@ -129,9 +116,10 @@ final class ModelRuntime: Sendable {
         return keep(grammar, as: key)
     }
 
-    /// Computes the grammar's slowest masks and keeps it under `key`.
-    private func keep(_ grammar: CompiledGrammar, as key: GrammarKey) -> CompiledGrammar {
-        _ = grammar.precomputeMasks(for: vocabulary)
+    /// Computes the grammar's slowest masks over `vocabulary` (the model's, unless a turn's
+    /// grammar reads another) and keeps it under `key`.
+    private func keep(_ grammar: CompiledGrammar, as key: GrammarKey, over vocabulary: Vocabulary? = nil) -> CompiledGrammar {
+        _ = grammar.precomputeMasks(for: vocabulary ?? self.vocabulary)
         grammars.withLock { grammars in
             // Each grammar keeps the automata its matchers built: a server seeing ever new
             // schemas starts the cache over rather than growing without end.
@@ -153,7 +141,11 @@ final class ModelRuntime: Sendable {
     /// whatever its tokens (more bytes than the context's tokens can hold) is refused before it
     /// is tokenized.
     func tokens(ofConversation messages: [ConversationMessage], withinContext: Bool = true) throws -> [Int32] {
-        let text = try model.conversationText(messages)
+        try tokens(ofConversationText: try model.conversationText(messages), withinContext: withinContext)
+    }
+
+    /// The tokens of a rendered conversation's text, refused as ``tokens(ofConversation:withinContext:)`` says.
+    private func tokens(ofConversationText text: String, withinContext: Bool = true) throws -> [Int32] {
         let bytes = text.utf8.count
         guard !withinContext || bytes / longestTokenBytes < contextSize else {
             throw LanguageModelSession.GenerationError.exceededContextWindowSize(

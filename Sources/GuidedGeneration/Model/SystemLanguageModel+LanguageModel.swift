@@ -127,11 +127,7 @@ extension SystemLanguageModel: LanguageModel {
             } else if !output.text.isEmpty {
                 await channel.send(.response(action: .appendText(output.text, tokenCount: statistics.responseTokens)))
             }
-            await channel.send(
-                .response(
-                    action: .updateUsage(
-                        input: .init(totalTokenCount: statistics.promptTokens, cachedTokenCount: statistics.cachedPromptTokens),
-                        output: .init(totalTokenCount: statistics.responseTokens, reasoningTokenCount: 0), metadata: statistics.usageMetadata)))
+            await Self.sendUsage(of: statistics, into: channel)
             return true
         }
 
@@ -226,6 +222,11 @@ extension SystemLanguageModel: LanguageModel {
                     await channel.send(.response(action: .appendText(rest, tokenCount: max(0, statistics.responseTokens - settled.tokenCount))))
                 }
             }
+            await Self.sendUsage(of: statistics, into: channel)
+        }
+
+        /// Sends the turn's token totals, with this engine's own figures as metadata.
+        private static func sendUsage(of statistics: GenerationStatistics, into channel: LanguageModelExecutorGenerationChannel) async {
             await channel.send(
                 .response(
                     action: .updateUsage(

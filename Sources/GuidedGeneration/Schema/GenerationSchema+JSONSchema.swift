@@ -23,6 +23,15 @@ extension GenerationSchema {
         try jsonSchema().jsonString
     }
 
+    /// The schema as JSON Schema to embed in another document or to present in a prompt: without
+    /// its `$schema`.
+    func embeddedJSONSchema() throws -> JSONValue {
+        let schema = try jsonSchema()
+        guard case .object(var object) = schema else { return schema }
+        object.members.removeAll { $0.key == "$schema" }
+        return .object(object)
+    }
+
     /// The schema as JSON Schema; with `orderAnnotations`, each object also lists its property
     /// names in `x-order`, for encoders that do not keep the order of keys.
     func jsonSchema(orderAnnotations: Bool) throws -> JSONValue {

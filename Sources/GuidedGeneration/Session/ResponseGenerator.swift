@@ -262,7 +262,7 @@ private final class Turn {
             ) else {
                 throw Stop.noToken
             }
-            if runtime.vocabulary.isEnd(token) { break }
+            if generator.vocabulary.isEnd(token) { break }
             matcher.advance(token: token)
             try write([token])
         }

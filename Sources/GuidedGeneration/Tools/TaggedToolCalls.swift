@@ -31,10 +31,7 @@ enum TaggedToolCalls {
     static func templateTools(_ definitions: [Transcript.ToolDefinition]) -> [JSONValue] {
         definitions.map { definition in
             var function: JSONObject = ["name": .string(definition.name), "description": .string(definition.description)]
-            if definition.includesSchema, case .object(var schema)? = try? definition.parameters.jsonSchema() {
-                schema.members.removeAll { $0.key == "$schema" }
-                function.append(key: "parameters", value: .object(schema))
-            }
+            if let parameters = definition.presentedParameters { function.append(key: "parameters", value: parameters) }
             return .object(["type": .string("function"), "function": .object(function)])
         }
     }
@@ -99,11 +96,7 @@ enum TaggedToolCalls {
             let alternatives = tools.indices.map { "tool\($0)" }.joined(separator: " | ")
             lines.append("call: " + literal(opening + "\n{\"name\": \"") + " (" + alternatives + ") " + literal("}\n" + closing))
             for (index, tool) in tools.enumerated() {
-                var schema = try tool.parameters.jsonSchema()
-                if case .object(var object) = schema {
-                    object.members.removeAll { $0.key == "$schema" }
-                    schema = .object(object)
-                }
+                let schema = try tool.parameters.embeddedJSONSchema()
                 let name = String(JSONValue.string(tool.name).jsonString.dropFirst().dropLast())
                 lines.append("tool\(index): " + literal(name + "\", \"arguments\": ") + " %json " + schema.jsonString)
             }

@@ -20,10 +20,7 @@ enum ToolTurnFormat {
         guard !definitions.isEmpty else { return "" }
         let lines = definitions.map { definition in
             var object: JSONObject = ["name": .string(definition.name), "description": .string(definition.description)]
-            if definition.includesSchema, case .object(var schema)? = try? definition.parameters.jsonSchema() {
-                schema.members.removeAll { $0.key == "$schema" }
-                object.append(key: "parameters", value: .object(schema))
-            }
+            if let parameters = definition.presentedParameters { object.append(key: "parameters", value: parameters) }
             return JSONValue.object(object).jsonString
         }
         return """
@@ -93,5 +90,13 @@ extension GeneratedContent {
             break
         }
         return content
+    }
+}
+
+extension Transcript.ToolDefinition {
+    /// The parameters' JSON Schema as the tool is presented to the model (without `$schema`);
+    /// `nil` when the definition leaves its schema out of the prompt or it cannot be written.
+    var presentedParameters: JSONValue? {
+        includesSchema ? try? parameters.embeddedJSONSchema() : nil
     }
 }
